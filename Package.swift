@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh.
+// Nothing outside the toolchain; C libraries from Debian only through tiny C* targets.
+let package = Package(
+    name: "realmsh",
+    products: [
+        .executable(name: "realmsh", targets: ["realmsh"]),
+        .library(name: "RealmFormat", targets: ["RealmFormat"]),
+        .library(name: "RealmObjects", targets: ["RealmObjects"]),
+    ],
+    targets: [
+        .target(name: "RealmFormat"),
+        .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects"]),
+        .executableTarget(name: "realmsh", dependencies: ["RealmObjects", "RealmFormat"]),
+        .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat"]),
+        .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat"]),
+        .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

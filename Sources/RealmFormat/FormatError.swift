@@ -1,0 +1,39 @@
+/// Everything that can go wrong reading or checking a Realm file, with the context a user needs
+/// to act. Data from disk never traps: every problem with it becomes one of these.
+public enum FormatError: Error, Equatable, Sendable {
+    /// A read reached past the end of the logical file.
+    case outOfBounds(offset: Int, length: Int, size: Int)
+    /// The file cannot be a Realm file (bad mnemonic, too small, misaligned size).
+    case notARealmFile(reason: String)
+    /// The header does not say "T-DB" but the file looks like Realm's page encryption.
+    case encrypted
+    /// The file format byte names a version this reader does not handle.
+    case unsupportedFormat(version: Int)
+    /// A structure is inconsistent: `offset` is the node (or byte) where it was found.
+    case corrupt(offset: Int, reason: String)
+    /// The file's structure would take more work to read than its size allows: cycles or
+    /// shared subtrees, which a valid Realm file never has.
+    case workLimitExceeded
+    /// An operating-system call failed.
+    case io(path: String, errno: Int32, action: String)
+
+    /// One line for a person.
+    public var message: String {
+        switch self {
+        case let .outOfBounds(offset, length, size):
+            return "corrupt file: a read of \(length) bytes at offset \(offset) runs past the end of the file (\(size) bytes)"
+        case let .notARealmFile(reason):
+            return "not a Realm file: \(reason)"
+        case .encrypted:
+            return "encrypted: a key is needed (pass --key-file)"
+        case let .unsupportedFormat(version):
+            return "file format \(version) is not supported (realmsh reads formats 20-24, written by Realm Core 10-14)"
+        case let .corrupt(offset, reason):
+            return "corrupt file: \(reason) (at offset \(offset))"
+        case .workLimitExceeded:
+            return "corrupt file: its nodes form cycles or shared subtrees (read aborted)"
+        case let .io(path, code, action):
+            return "cannot \(action) \(path): \(Platform.describe(errno: code))"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place that talks to libc: files, memory maps, locks, terminals.
+/// Everything above this file sees only safe, bounds-checked types.
+public enum Platform {
+    /// The bytes of a file, memory-mapped read-only (`MAP_PRIVATE`, `PROT_READ`), so opening
+    /// a large file costs nothing until its pages are touched and nothing is ever written back.
+    static func mapReadOnly(path: String) throws(FormatError) -> ByteStorage {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw FormatError.io(path: path, errno: errno, action: "open") }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw FormatError.io(path: path, errno: errno, action: "stat") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw FormatError.io(path: path, errno: EISDIR, action: "open") }
+        let size = Int(st.st_size)
+        if size == 0 { return ByteStorage(bytes: [UInt8]()) }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw FormatError.io(path: path, errno: errno, action: "map")
+        }
+        return ByteStorage(mapped: UnsafeRawBufferPointer(start: base, count: size))
+    }
+
+    static func unmap(_ buffer: UnsafeRawBufferPointer) {
+        if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
+    }
+
+    /// Whether another process has `lockPath` open through Realm's session protocol
+    /// (realm-format.md §15.3): every participant holds a shared `flock` on the `.lock` file, so
+    /// an exclusive non-blocking attempt fails while one is active. The file is opened
+    /// read-only and never created, and the probe lock is released at once: nothing is written.
+    /// Returns nil when there is no lock file (no session has ever been started).
+    public static func isLockHeld(lockPath: String) -> Bool? {
+        let fd = open(lockPath, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
+    /// Whether `fd` is a terminal (colour, tables and prompts only then).
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Columns of the terminal on `fd`, if it is one.
+    public static func terminalColumns(_ fd: Int32) -> Int? {
+        var size = winsize()
+        #if canImport(Darwin)
+        let request = UInt(TIOCGWINSZ)
+        #else
+        let request = UInt(TIOCGWINSZ)
+        #endif
+        if ioctl(fd, request, &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying on short writes and EINTR.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// Creates (or truncates) `path` for writing; returns the descriptor or the errno.
+    public static func createFile(_ path: String, mode: UInt32 = 0o644) -> Result<Int32, FormatError> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        if fd < 0 { return .failure(.io(path: path, errno: errno, action: "create")) }
+        return .success(fd)
+    }
+
+    public static func closeFile(_ fd: Int32) -> Bool { close(fd) == 0 }
+
+    /// Size and modification state of a path, or nil when it does not exist.
+    public static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : nil
+    }
+
+    public static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Text of an errno value.
+    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Monotonic clock in seconds, for timers and benchmarks.
+    public static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,135 @@
+/// One committed version of a Realm file: the header, the top array it selects, and the table
+/// catalogue (realm-format.md §3, §5). Opening reads only those; tables and values are decoded
+/// when asked for.
+///
+/// Every node read goes through `node(_:)`, which charges a work budget proportional to the
+/// file size. A valid file is a strict tree (§3.4), so a full read stays far below it; a hostile
+/// file whose refs form cycles or shared subtrees stops with `workLimitExceeded` instead of
+/// hanging.
+public final class Snapshot {
+    public let image: ByteImage
+    public let header: FileHeader
+    public let top: TopArray?
+    /// Tables by position in the group (nil for removed slots).
+    public private(set) var tables: [Table] = []
+    private var budget: Int
+
+    /// Opens the file at `path` read-only (memory-mapped).
+    public convenience init(path: String) throws(FormatError) {
+        try self.init(image: ByteImage.mapping(path: path))
+    }
+
+    public init(image: ByteImage) throws(FormatError) {
+        self.image = image
+        budget = 1_000_000 + 4 * image.count
+        header = try FileHeader(image: image)
+        if header.topRef == 0 {
+            top = nil
+            return
+        }
+        let topNode = try Node(image: image, ref: header.topRef)
+        top = try TopArray(node: topNode, fileSize: image.count)
+        tables = try readTables()
+    }
+
+    /// The file format as found on disk; 0 when nothing was committed (fixtures/README.md).
+    public var fileFormat: Int { header.topRef == 0 ? 0 : header.fileFormat }
+
+    /// Reads a node, charging the work budget (see the type's documentation).
+    public func node(_ ref: Int) throws(FormatError) -> Node {
+        let node = try Node(image: image, ref: ref)
+        budget -= 1 + node.count / 64
+        if budget < 0 { throw .workLimitExceeded }
+        return node
+    }
+
+    /// Reads a node that must be a has-refs array with at least `minimum` slots.
+    func refsNode(_ ref: Int, minimum: Int, what: String) throws(FormatError) -> Node {
+        let n = try node(ref)
+        guard n.hasRefs, n.header.widthType == .bits, n.count >= minimum else {
+            throw .corrupt(offset: ref, reason: "\(what) is not an array of at least \(minimum) refs")
+        }
+        return n
+    }
+
+    public func table(key: TableKey) -> Table? {
+        let index = Int(key.value & 0xFFFF)
+        guard index < tables.count, tables[index].key == key else { return nil }
+        return tables[index]
+    }
+
+    public func table(named name: String) -> Table? { tables.first { $0.name == name } }
+
+    private func readTables() throws(FormatError) -> [Table] {
+        guard let top else { return [] }
+        let names = try decodeStrings(top.tableNamesRef, nullable: false)
+        let refs = try refsNode(top.tablesRef, minimum: 0, what: "table list")
+        guard names.count == refs.count else {
+            throw .corrupt(offset: refs.ref, reason: "\(names.count) table names for \(refs.count) tables")
+        }
+        var out = [Table]()
+        for i in 0..<refs.count {
+            guard let ref = refs.ref(i) else { continue }     // tagged: a removed table (§7.2)
+            let name = String(decoding: names[i] ?? [], as: UTF8.self)
+            out.append(try Table(snapshot: self, position: i, name: name, ref: ref))
+        }
+        return out
+    }
+}
+
+/// The Group top array (realm-format.md §5).
+public struct TopArray: Sendable {
+    public let ref: Int
+    public let slotCount: Int
+    public let tableNamesRef: Int
+    public let tablesRef: Int
+    public let logicalSize: Int
+    public let freePositionsRef: Int?
+    public let freeLengthsRef: Int?
+    public let freeVersionsRef: Int?
+    /// Transaction number; 1 when the slot is absent (§5).
+    public let version: UInt64
+    public let historyType: Int
+    public let historyRef: Int?
+    public let historySchemaVersion: Int
+    public let syncFileIdent: UInt64
+
+    static let validSizes: Set<Int> = [3, 5, 7, 9, 10, 11, 12]
+
+    init(node: Node, fileSize: Int) throws(FormatError) {
+        guard node.hasRefs, TopArray.validSizes.contains(node.count) else {
+            throw .corrupt(offset: node.ref, reason: "top array has \(node.count) slots (valid: 3, 5, 7, 9, 10, 11, 12)")
+        }
+        ref = node.ref
+        slotCount = node.count
+        guard let names = node.ref(0), let tables = node.ref(1) else {
+            throw .corrupt(offset: node.ref, reason: "top array lacks the table names or tables ref")
+        }
+        tableNamesRef = names
+        tablesRef = tables
+        guard let size = node.tagged(2), size <= UInt64(fileSize) else {
+            throw .corrupt(offset: node.ref, reason: "logical file size in the top array exceeds the file size \(fileSize)")
+        }
+        logicalSize = Int(size)
+        freePositionsRef = node.ref(3)
+        freeLengthsRef = node.ref(4)
+        freeVersionsRef = node.ref(5)
+        let v = node.tagged(6) ?? 0
+        version = v == 0 ? 1 : v
+        historyType = Int(node.tagged(7) ?? 0)
+        historyRef = node.ref(8)
+        historySchemaVersion = Int(node.tagged(9) ?? 0)
+        syncFileIdent = node.tagged(10) ?? 0
+    }
+
+    public var historyTypeName: String {
+        switch historyType {
+        case 0: return "none"
+        case 1: return "out-of-realm (obsolete)"
+        case 2: return "in-realm (local SDK)"
+        case 3: return "sync client"
+        case 4: return "sync server"
+        default: return "unknown (\(historyType))"
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import RealmFormat
+
+/// The canonical JSON dump of a whole file (fixtures/README.md): format version, schema
+/// version, classes, then every top-level class's objects, streamed class by class.
+public enum CanonicalDump {
+    /// `classNames` limits the objects written to those classes (the schema stays complete).
+    public static func write(_ file: RealmFile, to sink: ByteSink, classNames: Set<String>? = nil) throws {
+        var out = JSONEmitter(sink: sink)
+        out.beginObject()
+        out.key("formatVersion")
+        out.int(Int64(file.snapshot.fileFormat))
+        out.key("schemaVersion")
+        if let v = try file.schemaVersion() { out.int(v) } else { out.null() }
+        out.key("classes")
+        SchemaJSON.writeClasses(file.classes, to: &out)
+        out.key("objects")
+        out.beginObject()
+        let writer = ObjectJSON(file: file)
+        for c in file.classes where !c.isEmbedded && (classNames?.contains(c.name) ?? true) {
+            out.key(c.name)
+            out.beginArray()
+            try file.forEachObject(of: c) { key, values in
+                try writer.writeObject(c, key: key, values: values, to: &out)
+            }
+            out.end()
+        }
+        out.end()
+        out.end()
+        out.raw("\n")
+        out.flush()
+    }
+}

@@ -1,0 +1,87 @@
+import RealmFormat
+
+/// ISO 8601 text of a Realm timestamp, UTC, proleptic Gregorian (fixtures/README.md):
+/// `YYYY-MM-DDTHH:MM:SS[.f]Z`, the fraction being the nanoseconds without trailing zeros.
+public enum DateText {
+    public static func iso8601(_ t: Timestamp) -> String {
+        // Seconds and nanoseconds share a sign (§9.7); normalise to a non-negative fraction.
+        var seconds = t.seconds
+        var nanos = Int64(t.nanoseconds)
+        if nanos < 0 {
+            seconds -= 1
+            nanos += 1_000_000_000
+        }
+        let days = floorDiv(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        var out = y >= 0 && y <= 9999 ? pad(y, 4) : (y > 0 ? "+" : "-") + pad(abs(y), 6)
+        out += "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if nanos != 0 {
+            var fraction = pad(nanos, 9)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            out += "." + fraction
+        }
+        return out + "Z"
+    }
+
+    /// Days since 1970-01-01 → (year, month, day) (Howard Hinnant's civil_from_days).
+    public static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = floorDiv(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    /// Inverse of `civil`: days since 1970-01-01 of a proleptic Gregorian date.
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    static func pad<T: BinaryInteger>(_ v: T, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+/// Standard base64 with `=` padding.
+public enum Base64 {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= bytes.count {
+            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            for shift in [18, 12, 6, 0] { out.append(alphabet[Int((v >> UInt32(shift)) & 63)]) }
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let v = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out.append(alphabet[Int((v >> 18) & 63)])
+            out.append(alphabet[Int((v >> 12) & 63)])
+            out.append(rest == 2 ? alphabet[Int((v >> 6) & 63)] : UInt8(ascii: "="))
+            out.append(UInt8(ascii: "="))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

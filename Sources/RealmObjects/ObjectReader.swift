@@ -1,0 +1,57 @@
+import RealmFormat
+
+extension RealmFile {
+    /// Calls `body` for every object of `objectClass` in ascending ObjKey order (the table's
+    /// iteration order) with the values of `properties` (all persisted properties by default).
+    /// Decoding is column-wise, one cluster leaf at a time, so memory stays flat.
+    public func forEachObject(of objectClass: ObjectClass, properties: [Property]? = nil,
+                              _ body: (_ key: Int64, _ values: [Value]) throws -> Void) throws {
+        // Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
+        if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
+        guard let root = objectClass.table.clusterRef else { return }
+        let properties = properties ?? objectClass.properties
+        var failure: Error?
+        try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
+            guard failure == nil else { return }
+            let columns = try properties.map { p throws(FormatError) in try decodeColumn(p.column, of: objectClass, in: leaf) }
+            var row = [Value](repeating: .null, count: properties.count)
+            for r in 0..<leaf.count {
+                for c in 0..<columns.count { row[c] = columns[c][r] }
+                do { try body(leaf.objectKey(r), row) } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The values of one column in one cluster leaf, checked to hold one value per object.
+    func decodeColumn(_ column: Column, of objectClass: ObjectClass, in leaf: ClusterLeaf) throws(FormatError) -> [Value] {
+        guard let ref = leaf.columnRef(column.leafIndex) else {
+            throw .corrupt(offset: leaf.node.ref, reason: "class '\(objectClass.name)': no data for property '\(column.name)'")
+        }
+        let values: [Value]
+        if column.collection != nil {
+            let refs = try snapshot.node(ref)
+            guard refs.hasRefs else {
+                throw .corrupt(offset: ref, reason: "class '\(objectClass.name)': collection column '\(column.name)' is not a ref array")
+            }
+            values = try (0..<refs.count).map { i throws(FormatError) in try snapshot.decodeCollection(refs.ref(i), column: column) }
+        } else {
+            values = try snapshot.decodeLeaf(ref, type: column.type, nullable: column.isNullable, context: .cluster,
+                                             enumValues: objectClass.table.enumValuesRef(for: column))
+        }
+        guard values.count == leaf.count else {
+            throw .corrupt(offset: ref, reason: "class '\(objectClass.name)': property '\(column.name)' holds \(values.count) values for \(leaf.count) objects")
+        }
+        return values
+    }
+
+    /// Number of objects of a class, from the cluster tree's size (no values decoded).
+    public func objectCount(of objectClass: ObjectClass) throws(FormatError) -> Int {
+        if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return 0 }
+        guard let root = objectClass.table.clusterRef else { return 0 }
+        return try ClusterTree(snapshot: snapshot, rootRef: root).count()
+    }
+}

@@ -1,0 +1,3 @@
+import XCTest
+@testable import RealmFormat
+final class RealmFormatSmokeTests: XCTestCase { func testNothing() {} }

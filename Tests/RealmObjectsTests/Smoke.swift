@@ -1,0 +1,3 @@
+import XCTest
+@testable import RealmObjects
+final class RealmObjectsSmokeTests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,3 @@
+import XCTest
+@testable import RealmShell
+final class RealmShellSmokeTests: XCTestCase { func testNothing() {} }
