@@ -14,7 +14,7 @@ let package = Package(
         .target(name: "RealmFormat"),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects"]),
-        .executableTarget(name: "realmsh", dependencies: ["RealmObjects", "RealmFormat"]),
+        .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat"]),
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat"]),
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat"]),

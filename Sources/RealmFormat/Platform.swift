@@ -89,6 +89,39 @@ public enum Platform {
 
     public static func closeFile(_ fd: Int32) -> Bool { close(fd) == 0 }
 
+    /// Creates `path`, failing if it exists (for temporary files next to an output).
+    public static func createNew(_ path: String, mode: UInt32 = 0o644) -> Result<Int32, FormatError> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        if fd < 0 { return .failure(.io(path: path, errno: errno, action: "create")) }
+        return .success(fd)
+    }
+
+    public static func sync(_ fd: Int32) -> Bool { fsync(fd) == 0 }
+
+    /// Atomically replaces `to` with `from` (same file system).
+    public static func rename(_ from: String, _ to: String) -> FormatError? {
+        Glibc.rename(from, to) == 0 ? nil : .io(path: to, errno: errno, action: "rename onto")
+    }
+
+    public static func remove(_ path: String) { unlink(path) }
+
+    /// fsyncs the directory holding `path`, so a rename in it is durable.
+    public static func syncDirectory(of path: String) {
+        let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let fd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    public static func processID() -> Int32 { getpid() }
+
+    public static func exitProcess(_ status: Int32) -> Never { exit(status) }
+
+    /// Writing to a closed pipe (`realmsh export … | head`) returns EPIPE instead of killing us.
+    public static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
+
     /// Size and modification state of a path, or nil when it does not exist.
     public static func fileSize(_ path: String) -> Int? {
         var st = stat()

@@ -3,7 +3,7 @@ import RealmFormat
 /// The canonical JSON dump of a whole file (fixtures/README.md): format version, schema
 /// version, classes, then every top-level class's objects, streamed class by class.
 public enum CanonicalDump {
-    /// `classNames` limits the objects written to those classes (the schema stays complete).
+    /// `classNames` limits the classes and objects written to those classes.
     public static func write(_ file: RealmFile, to sink: ByteSink, classNames: Set<String>? = nil) throws {
         var out = JSONEmitter(sink: sink)
         out.beginObject()
@@ -11,12 +11,13 @@ public enum CanonicalDump {
         out.int(Int64(file.snapshot.fileFormat))
         out.key("schemaVersion")
         if let v = try file.schemaVersion() { out.int(v) } else { out.null() }
+        let classes = classNames.map { names in file.classes.filter { names.contains($0.name) } } ?? file.classes
         out.key("classes")
-        SchemaJSON.writeClasses(file.classes, to: &out)
+        SchemaJSON.writeClasses(classes, to: &out)
         out.key("objects")
         out.beginObject()
         let writer = ObjectJSON(file: file)
-        for c in file.classes where !c.isEmbedded && (classNames?.contains(c.name) ?? true) {
+        for c in classes where !c.isEmbedded {
             out.key(c.name)
             out.beginArray()
             try file.forEachObject(of: c) { key, values in

@@ -14,9 +14,14 @@ public final class ObjectJSON {
     }
 
     /// `<object>`: `_key` for top-level classes without a primary key, then every property.
+    /// `classMember` puts `"_class": name` first (JSON Lines of several classes).
     public func writeObject(_ objectClass: ObjectClass, key: Int64?, values: [Value],
-                            to out: inout JSONEmitter, depth: Int = 0) throws {
+                            to out: inout JSONEmitter, depth: Int = 0, classMember: Bool = false) throws {
         out.beginObject()
+        if classMember {
+            out.key("_class")
+            out.string(objectClass.name)
+        }
         if let key, objectClass.primaryKey == nil {
             out.key("_key")
             out.int(key)

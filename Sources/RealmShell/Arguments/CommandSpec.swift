@@ -1,0 +1,95 @@
+/// The command-line interface of one subcommand: its options and arguments with their help
+/// text side by side, in the manner of swift-argument-parser.
+public struct CommandSpec: Sendable {
+    public struct Option: Sendable {
+        public let long: String
+        public let short: Character?
+        /// nil: a flag without a value.
+        public let valueName: String?
+        public let help: String
+        public let repeatable: Bool
+        /// Accepted values, when the set is closed (checked by the parser).
+        public let choices: [String]?
+
+        public static func flag(_ long: String, short: Character? = nil, help: String) -> Option {
+            Option(long: long, short: short, valueName: nil, help: help, repeatable: false, choices: nil)
+        }
+
+        public static func value(_ long: String, short: Character? = nil, name: String, help: String,
+                                 repeatable: Bool = false, choices: [String]? = nil) -> Option {
+            Option(long: long, short: short, valueName: name, help: help, repeatable: repeatable, choices: choices)
+        }
+    }
+
+    public struct Argument: Sendable {
+        public let name: String
+        public let help: String
+        public let isOptional: Bool
+        public init(_ name: String, help: String, optional: Bool = false) {
+            self.name = name
+            self.help = help
+            isOptional = optional
+        }
+    }
+
+    public let name: String
+    public let abstract: String
+    public let discussion: String
+    public let arguments: [Argument]
+    public let options: [Option]
+    public let examples: [String]
+
+    public init(name: String, abstract: String, discussion: String = "", arguments: [Argument] = [],
+                options: [Option] = [], examples: [String] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.examples = examples
+    }
+
+    /// `realmsh export FILE [--class C]... [--format F] [-o OUT]`
+    public var usage: String {
+        var parts = ["realmsh", name]
+        for a in arguments { parts.append(a.isOptional ? "[\(a.name)]" : a.name) }
+        for o in options {
+            var text = "--\(o.long)"
+            if let s = o.short { text = "-\(s)|" + text }
+            if let v = o.valueName { text += " \(v)" }
+            parts.append("[\(text)]" + (o.repeatable ? "..." : ""))
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The full help text of `realmsh help NAME` / `NAME --help`.
+    public var help: String {
+        var lines = ["OVERVIEW: \(abstract)", ""]
+        if !discussion.isEmpty { lines += [discussion, ""] }
+        lines += ["USAGE: \(usage)", ""]
+        if !arguments.isEmpty {
+            lines.append("ARGUMENTS:")
+            for a in arguments { lines.append(Self.row(a.name, a.help)) }
+            lines.append("")
+        }
+        lines.append("OPTIONS:")
+        for o in options {
+            var left = (o.short.map { "-\($0), " } ?? "") + "--\(o.long)"
+            if let v = o.valueName { left += " <\(v)>" }
+            var text = o.help
+            if let c = o.choices { text += " (\(c.joined(separator: ", ")))" }
+            lines.append(Self.row(left, text))
+        }
+        lines.append(Self.row("-h, --help", "Show help information."))
+        if !examples.isEmpty {
+            lines += ["", "EXAMPLES:"]
+            lines += examples.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func row(_ left: String, _ right: String) -> String {
+        let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + String(repeating: " ", count: 26)
+        return "  " + padded + right
+    }
+}

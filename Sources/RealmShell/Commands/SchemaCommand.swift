@@ -1,0 +1,64 @@
+import RealmFormat
+import RealmObjects
+
+/// `realmsh schema FILE`: the classes and properties stored in a file.
+struct SchemaCommand: Command {
+    static let spec = CommandSpec(
+        name: "schema",
+        abstract: "Print the schema: as text, as the canonical JSON, or as Realm Swift model classes.",
+        discussion: "json is exactly the \"classes\" part of 'realmsh export --format json', so a schema can be copied from an app's file. swift prints classes a Realm Swift app can paste; linkingObjects names are not stored in files, so they are generated.",
+        arguments: [.init("FILE", help: "The .realm file.")],
+        options: [
+            .value("format", name: "format", help: "Output format.", choices: ["text", "json", "swift"]),
+            .value("class", name: "class", help: "Only this class (repeatable).", repeatable: true),
+        ],
+        examples: ["realmsh schema default.realm", "realmsh schema --format swift default.realm > Models.swift",
+                   "realmsh schema --format json --class Person default.realm"])
+
+    let path: String
+    let format: String
+    let classNames: [String]
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        format = arguments.value("format") ?? "text"
+        classNames = arguments.values("class")
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        let open = try OpenRealm(path: path)
+        let classes = try selectClasses(open.file, classNames)
+        switch format {
+        case "json":
+            var out = JSONEmitter(sink: io.stdout)
+            SchemaJSON.writeClasses(classes, to: &out)
+            out.raw("\n")
+            out.flush()
+        case "swift":
+            io.print(SwiftModels.render(classes))
+        default:
+            io.print(SchemaText.render(classes, io: io))
+        }
+        open.writerWarning(io)
+        return .success
+    }
+}
+
+/// The classes named on the command line (all when none), or an error listing the classes.
+func selectClasses(_ file: RealmFile, _ names: [String]) throws(ShellError) -> [ObjectClass] {
+    if names.isEmpty { return file.classes }
+    var out = [ObjectClass]()
+    for name in names {
+        guard let c = file.objectClass(named: name) else { throw unknownClass(name, in: file) }
+        out.append(c)
+    }
+    return out
+}
+
+func unknownClass(_ name: String, in file: RealmFile) -> ShellError {
+    let all = file.classes.map(\.name)
+    var message = "\(file.path): no class '\(name)'"
+    if let near = Suggestions.nearest(to: name, among: all) { message += "; did you mean '\(near)'?" }
+    message += all.isEmpty ? " (the file has no classes)" : " (classes: \(all.joined(separator: ", ")))"
+    return ShellError(message, code: .dataError)
+}

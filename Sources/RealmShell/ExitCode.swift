@@ -1,0 +1,13 @@
+/// Exit statuses (sysexits.h), as the product rules assign them.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    /// A check ran and found problems (`verify`) — also used for "data error".
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case cannotCreate = 73
+    case ioError = 74
+    case tempFail = 75
+    case noPermission = 77
+}

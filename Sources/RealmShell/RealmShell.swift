@@ -1,0 +1,76 @@
+import RealmFormat
+
+/// The `realmsh` program: dispatches `realmsh <subcommand> [options] <args>` to a command,
+/// prints errors as one line on stderr and returns the exit status.
+public enum RealmShell {
+    public static let version = "0.1.0"
+
+    public static let overview = """
+        realmsh — open, query and check Realm database files from a shell.
+
+        USAGE: realmsh <subcommand> [options] <args>
+               realmsh FILE                (same as: realmsh info FILE)
+
+        SUBCOMMANDS:
+        """
+
+    public static func run(_ args: [String], io: ShellIO) -> Int32 {
+        do {
+            return try dispatch(args, io: io).rawValue
+        } catch {
+            io.printError("Error: \(error.message)")
+            if let name = error.usageOf, let command = Commands.named(name) {
+                io.printError("Usage: \(command.spec.usage)")
+                io.printError("  See 'realmsh help \(name)'.")
+            }
+            return error.code.rawValue
+        }
+    }
+
+    static func dispatch(_ args: [String], io: ShellIO) throws(ShellError) -> ExitCode {
+        guard let first = args.first else {
+            io.print(generalHelp())
+            return .usage
+        }
+        switch first {
+        case "-h", "--help":
+            io.print(generalHelp())
+            return .success
+        case "--version":
+            io.print("realmsh \(version)")
+            return .success
+        default:
+            break
+        }
+        if let type = Commands.named(first) {
+            return try execute(type, Array(args.dropFirst()), io: io)
+        }
+        // `realmsh FILE`: the info summary (the interactive shell comes later).
+        if !first.hasPrefix("-"), first.contains(".") || first.contains("/") || Platform.fileExists(first) {
+            return try execute(InfoCommand.self, args, io: io)
+        }
+        var message = "unknown subcommand '\(first)'"
+        if let near = Suggestions.nearest(to: first, among: Commands.all.map { $0.spec.name }) {
+            message += "; did you mean '\(near)'?"
+        }
+        throw ShellError(message + " (see 'realmsh --help')", code: .usage)
+    }
+
+    static func execute(_ type: any Command.Type, _ args: [String], io: ShellIO) throws(ShellError) -> ExitCode {
+        let parsed = try ArgumentParser.parse(args, spec: type.spec)
+        if parsed.wantsHelp {
+            io.print(type.spec.help)
+            return .success
+        }
+        return try type.init(parsed).run(io)
+    }
+
+    static func generalHelp() -> String {
+        var lines = [overview]
+        for c in Commands.all { lines.append(CommandSpec.row(c.spec.name, c.spec.abstract)) }
+        lines += ["", "OPTIONS:", CommandSpec.row("--version", "Show the version."),
+                  CommandSpec.row("-h, --help", "Show help information."), "",
+                  "See 'realmsh help <subcommand>' for detailed help."]
+        return lines.joined(separator: "\n")
+    }
+}

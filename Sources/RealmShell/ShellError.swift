@@ -1,0 +1,33 @@
+import RealmFormat
+
+/// A failure the shell reports as one line on stderr, with the exit status it implies.
+public struct ShellError: Error, Sendable {
+    public let message: String
+    public let code: ExitCode
+    /// Usage errors also print the command's usage line.
+    public let usageOf: String?
+
+    public init(_ message: String, code: ExitCode, usageOf: String? = nil) {
+        self.message = message
+        self.code = code
+        self.usageOf = usageOf
+    }
+
+    /// Maps a reader error on `path` to a message naming the file and its exit status.
+    public static func reading(_ path: String, _ error: FormatError) -> ShellError {
+        let code: ExitCode
+        switch error {
+        case .encrypted: code = .noPermission
+        case .unsupportedFormat: code = .unavailable
+        case let .io(_, errno, _):
+            switch errno {
+            case 2, 20, 21: code = .noInput             // ENOENT, ENOTDIR, EISDIR
+            case 1, 13: code = .noPermission            // EPERM, EACCES
+            default: code = .ioError
+            }
+            return ShellError(error.message, code: code)
+        default: code = .dataError
+        }
+        return ShellError("\(path): \(error.message)", code: code)
+    }
+}

@@ -1,0 +1,39 @@
+import RealmFormat
+import RealmObjects
+
+/// Where a command's output goes and what kind of terminal it talks to. Tests pass memory
+/// sinks; `realmsh` passes the process's stdout and stderr.
+public final class ShellIO {
+    /// Data: tables, JSON, CSV.
+    public let stdout: ByteSink
+    /// Messages: errors, warnings, progress.
+    public let stderr: ByteSink
+    public let stdoutIsTerminal: Bool
+    /// Colour only on a terminal, and never with NO_COLOR set.
+    public let useColor: Bool
+    public let terminalWidth: Int
+
+    public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.useColor = useColor
+        self.terminalWidth = terminalWidth
+    }
+
+    /// The process's own streams.
+    public static func standard() -> ShellIO {
+        let tty = Platform.isTerminal(1)
+        let color = tty && Platform.environment("NO_COLOR") == nil
+        let width = Int(Platform.environment("COLUMNS") ?? "") ?? Platform.terminalColumns(1) ?? 80
+        return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width)
+    }
+
+    public func print(_ text: String) { stdout.write(Array((text + "\n").utf8)) }
+    public func printError(_ text: String) { stderr.write(Array((text + "\n").utf8)) }
+
+    /// Bold text for headings, when colour is on.
+    public func bold(_ text: String) -> String { useColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    public func dim(_ text: String) -> String { useColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    public func warn(_ text: String) -> String { useColor ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+}
