@@ -15,9 +15,11 @@ let package = Package(
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
-        .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat"]),
-        .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat"]),
-        .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat"]),
+        // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
+        .target(name: "RealmTestSupport", path: "Tests/Support"),
+        .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"]),
+        .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat", "RealmTestSupport"]),
+        .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,0 @@
-import XCTest
-@testable import RealmFormat
-final class RealmFormatSmokeTests: XCTestCase { func testNothing() {} }

@@ -1,3 +1,0 @@
-import XCTest
-@testable import RealmObjects
-final class RealmObjectsSmokeTests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,48 @@
+@testable import RealmFormat
+@testable import RealmObjects
+import XCTest
+
+/// Number, date and base64 text exactly as the canonical dump writes them (fixtures/README.md).
+final class TextFormattingTests: XCTestCase {
+    func testDoublesUseShortestDigitsInECMAScriptLayoutWithDotZero() {
+        let cases: [(Double, String)] = [(1, "1.0"), (-0.0, "-0.0"), (0, "0.0"), (0.1, "0.1"), (1e21, "1e+21"),
+                                         (1e20, "100000000000000000000.0"), (.leastNonzeroMagnitude, "5e-324"), (-1e-7, "-1e-7"),
+                                         (1.5e-6, "0.0000015"), (123.456, "123.456"), (.greatestFiniteMagnitude, "1.7976931348623157e+308")]
+        for (value, text) in cases { XCTAssertEqual(NumberText.double(value), text, "\(value)") }
+        XCTAssertNil(NumberText.double(.nan))
+        XCTAssertEqual(NumberText.nonFinite(-.infinity), "-Infinity")
+    }
+
+    func testFloatsUseTheShortestDigitsOfTheThirtyTwoBitValue() {
+        XCTAssertEqual(NumberText.float(.greatestFiniteMagnitude), "3.4028235e+38")
+        XCTAssertEqual(NumberText.float(0.1), "0.1")
+        XCTAssertEqual(NumberText.float(3.14159), "3.14159")
+    }
+
+    func testDatesAreUTCWithTrimmedNanoseconds() {
+        XCTAssertEqual(DateText.iso8601(Timestamp(seconds: -1, nanoseconds: -500_000_000)), "1969-12-31T23:59:58.5Z")
+        XCTAssertEqual(DateText.iso8601(Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)), "9999-12-31T23:59:59.999999999Z")
+        XCTAssertEqual(DateText.iso8601(Timestamp(seconds: -62_135_596_800, nanoseconds: 0)), "0001-01-01T00:00:00Z")
+        XCTAssertEqual(DateText.days(year: 2020, month: 2, day: 29), 18_321)
+        XCTAssertTrue(DateText.civil(fromDays: 18_321) == (2020, 2, 29))
+    }
+
+    func testBase64Padding() {
+        XCTAssertEqual(Base64.encode([]), "")
+        XCTAssertEqual(Base64.encode(Array("f".utf8)), "Zg==")
+        XCTAssertEqual(Base64.encode(Array("fo".utf8)), "Zm8=")
+        XCTAssertEqual(Base64.encode(Array("foobar".utf8)), "Zm9vYmFy")
+    }
+
+    func testEmitterMatchesJSONStringifyLayout() {
+        let sink = MemorySink()
+        var out = JSONEmitter(sink: sink)
+        out.beginObject()
+        out.key("a"); out.beginArray(); out.end()
+        out.key("b"); out.beginObject(); out.end()
+        out.key("c"); out.beginArray(); out.int(1); out.string(bytes: [0x22, 0x5C, 0x09, 0x01, 0xC3, 0xA9]); out.end()
+        out.end()
+        out.flush()
+        XCTAssertEqual(sink.text, "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    \"\\\"\\\\\\t\\u0001é\"\n  ]\n}")
+    }
+}

@@ -1,3 +1,0 @@
-import XCTest
-@testable import RealmShell
-final class RealmShellSmokeTests: XCTestCase { func testNothing() {} }
