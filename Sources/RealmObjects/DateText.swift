@@ -4,6 +4,12 @@ import RealmFormat
 /// `YYYY-MM-DDTHH:MM:SS[.f]Z`, the fraction being the nanoseconds without trailing zeros.
 public enum DateText {
     public static func iso8601(_ t: Timestamp) -> String {
+        var out = [UInt8]()
+        append(t, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func append(_ t: Timestamp, to out: inout [UInt8]) {
         // Seconds and nanoseconds share a sign (§9.7); normalise to a non-negative fraction.
         var seconds = t.seconds
         var nanos = Int64(t.nanoseconds)
@@ -14,15 +20,38 @@ public enum DateText {
         let days = floorDiv(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)
-        var out = y >= 0 && y <= 9999 ? pad(y, 4) : (y > 0 ? "+" : "-") + pad(abs(y), 6)
-        out += "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if nanos != 0 {
-            var fraction = pad(nanos, 9)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            out += "." + fraction
+        if y >= 0 && y <= 9999 {
+            pad(y, 4, &out)
+        } else {
+            out.append(y > 0 ? UInt8(ascii: "+") : UInt8(ascii: "-"))
+            pad(abs(y), 6, &out)
         }
-        return out + "Z"
+        out.append(UInt8(ascii: "-")); pad(m, 2, &out)
+        out.append(UInt8(ascii: "-")); pad(d, 2, &out)
+        out.append(UInt8(ascii: "T")); pad(secondOfDay / 3600, 2, &out)
+        out.append(UInt8(ascii: ":")); pad(secondOfDay / 60 % 60, 2, &out)
+        out.append(UInt8(ascii: ":")); pad(secondOfDay % 60, 2, &out)
+        if nanos != 0 {
+            out.append(UInt8(ascii: "."))
+            var digits = 9
+            while nanos % 10 == 0 {
+                nanos /= 10
+                digits -= 1
+            }
+            pad(nanos, digits, &out)
+        }
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `v` (≥ 0) in at least `width` digits.
+    static func pad(_ v: Int64, _ width: Int, _ out: inout [UInt8]) {
+        var count = 1, p: Int64 = 10
+        while count < 19 && v >= p {
+            count += 1
+            p *= 10
+        }
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - count)))
+        NumberText.appendDigits(UInt64(v), to: &out)
     }
 
     /// Days since 1970-01-01 → (year, month, day) (Howard Hinnant's civil_from_days).
@@ -55,10 +84,6 @@ public enum DateText {
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    static func pad<T: BinaryInteger>(_ v: T, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
 }
 
 /// Standard base64 with `=` padding.

@@ -33,7 +33,7 @@ final class IdentityResolver {
         if target.isEmbedded {
             if embeddedRows[position] == nil {
                 var rows = [Int64: [Value]]()
-                try file.forEachObject(of: target) { k, values in rows[k] = values }
+                try file.forEachObject(of: target) { k, values in rows[k] = Array(values) }
                 embeddedRows[position] = rows
             }
             guard let row = embeddedRows[position]?[key] else { return .missing(key) }

@@ -1,6 +1,8 @@
 /// Streams JSON in exactly the layout of JavaScript's `JSON.stringify(value, null, 2)`
 /// (fixtures/README.md): one member or element per line, two-space indentation, `[]` and `{}`
 /// for empty containers. Output goes to a `ByteSink` in large chunks.
+import RealmFormat
+
 public struct JSONEmitter: ~Copyable {
     private var buffer: [UInt8] = []
     private var stack: [(isObject: Bool, count: Int)] = []
@@ -44,6 +46,21 @@ public struct JSONEmitter: ~Copyable {
         if pretty { buffer.append(UInt8(ascii: " ")) }
     }
 
+    /// A member name given as its already-escaped, quoted bytes (see `quoted(_:)`).
+    public mutating func key(quoted name: [UInt8]) {
+        separator()
+        buffer.append(contentsOf: name)
+        buffer.append(UInt8(ascii: ":"))
+        if pretty { buffer.append(UInt8(ascii: " ")) }
+    }
+
+    /// `"name"` escaped once, for member names written many times.
+    public static func quoted(_ name: String) -> [UInt8] {
+        var e = JSONEmitter(sink: MemorySink())
+        e.writeString(Array(name.utf8))
+        return e.buffer
+    }
+
     public mutating func key(bytes name: [UInt8]) {
         separator()
         writeString(name)
@@ -67,9 +84,41 @@ public struct JSONEmitter: ~Copyable {
         buffer.append(contentsOf: text.utf8)
     }
 
-    public mutating func null() { literal("null") }
-    public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
-    public mutating func int(_ value: Int64) { literal(String(value)) }
+    public mutating func null() {
+        beforeValue()
+        buffer.append(contentsOf: [110, 117, 108, 108])
+    }
+
+    public mutating func bool(_ value: Bool) {
+        beforeValue()
+        buffer.append(contentsOf: value ? [116, 114, 117, 101] : [102, 97, 108, 115, 101])
+    }
+
+    public mutating func int(_ value: Int64) {
+        beforeValue()
+        NumberText.appendInt(value, to: &buffer)
+    }
+
+    /// A finite double as a number; false (nothing written) when it is not finite.
+    public mutating func double(_ value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        beforeValue()
+        return NumberText.append(value, to: &buffer)
+    }
+
+    public mutating func float(_ value: Float) -> Bool {
+        guard value.isFinite else { return false }
+        beforeValue()
+        return NumberText.append(value, to: &buffer)
+    }
+
+    /// A timestamp as an ISO 8601 string.
+    public mutating func date(_ value: Timestamp) {
+        beforeValue()
+        buffer.append(UInt8(ascii: "\""))
+        DateText.append(value, to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+    }
 
     /// Raw bytes outside any JSON structure (newlines between documents).
     public mutating func raw(_ text: String) {
@@ -100,17 +149,27 @@ public struct JSONEmitter: ~Copyable {
     }
 
     private mutating func newline(_ depth: Int) {
-        buffer.append(UInt8(ascii: "\n"))
         let spaces = 2 * (depth + baseIndent)
-        for _ in 0..<spaces { buffer.append(UInt8(ascii: " ")) }
+        if spaces < Self.newlineAndSpaces.count {
+            buffer.append(contentsOf: Self.newlineAndSpaces[0...spaces])
+        } else {
+            buffer.append(UInt8(ascii: "\n"))
+            buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces))
+        }
     }
 
+    private static let newlineAndSpaces: [UInt8] = [10] + [UInt8](repeating: 32, count: 64)
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Minimal escaping (fixtures/README.md): `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other
     /// bytes below 0x20 as `\u00xx`; all other bytes, invalid UTF-8 included, as they are.
-    private mutating func writeString(_ bytes: [UInt8]) {
+    fileprivate mutating func writeString(_ bytes: [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
+        if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            buffer.append(contentsOf: bytes)
+            buffer.append(UInt8(ascii: "\""))
+            return
+        }
         for b in bytes {
             switch b {
             case UInt8(ascii: "\""): buffer.append(contentsOf: [92, 34])

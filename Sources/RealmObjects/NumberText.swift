@@ -4,13 +4,51 @@
 public enum NumberText {
     /// nil for non-finite values (written as `{"$numberDouble": …}`).
     public static func double(_ x: Double) -> String? {
-        guard x.isFinite else { return nil }
-        return layout(x.sign == .minus, shortest: x.magnitude.description)
+        var out = [UInt8]()
+        return append(x, to: &out) ? String(decoding: out, as: UTF8.self) : nil
     }
 
     public static func float(_ x: Float) -> String? {
-        guard x.isFinite else { return nil }
-        return layout(x.sign == .minus, shortest: x.magnitude.description)
+        var out = [UInt8]()
+        return append(x, to: &out) ? String(decoding: out, as: UTF8.self) : nil
+    }
+
+    /// Appends the text of a finite double; false (and nothing appended) when not finite.
+    public static func append(_ x: Double, to out: inout [UInt8]) -> Bool {
+        guard x.isFinite else { return false }
+        if x.sign == .minus { out.append(UInt8(ascii: "-")) }
+        let m = x.magnitude
+        // Integral values below 2^53 print as their digits plus ".0" (n ≤ 21 always holds here).
+        if m < 9_007_199_254_740_992, m.rounded(.towardZero) == m {
+            appendDigits(UInt64(m), to: &out)
+            out.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")])
+            return true
+        }
+        layout(shortest: m.description.utf8, to: &out)
+        return true
+    }
+
+    public static func append(_ x: Float, to out: inout [UInt8]) -> Bool {
+        guard x.isFinite else { return false }
+        if x.sign == .minus { out.append(UInt8(ascii: "-")) }
+        layout(shortest: x.magnitude.description.utf8, to: &out)
+        return true
+    }
+
+    /// Decimal digits of `v`.
+    public static func appendDigits(_ v: UInt64, to out: inout [UInt8]) {
+        let start = out.count
+        var v = v
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(v % 10))
+            v /= 10
+        } while v > 0
+        out[start...].reverse()
+    }
+
+    public static func appendInt(_ v: Int64, to out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        appendDigits(v.magnitude, to: &out)
     }
 
     /// `NaN`, `Infinity` or `-Infinity` for `$numberDouble`.
@@ -20,46 +58,75 @@ public enum NumberText {
 
     /// Swift's `description` already gives the shortest round-trip digits; only the layout
     /// differs. Splits it into significant digits d1…dk and n with value 0.d1…dk × 10^n.
-    static func layout(_ negative: Bool, shortest text: String) -> String {
-        let chars = Array(text.utf8)
-        var mantissa = chars[...]
-        var exponent = 0
-        if let e = chars.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
-            mantissa = chars[..<e]
-            exponent = Int(String(decoding: chars[(e + 1)...], as: UTF8.self)) ?? 0
+    static func layout(shortest text: String.UTF8View, to out: inout [UInt8]) {
+        var digits = [UInt8]()
+        digits.reserveCapacity(24)
+        var exponent = 0, intCount = 0, seenDot = false, inExponent = false, negativeExponent = false
+        for c in text {
+            if inExponent {
+                if c == UInt8(ascii: "-") { negativeExponent = true } else if c != UInt8(ascii: "+") {
+                    exponent = exponent * 10 + Int(c &- UInt8(ascii: "0"))
+                }
+            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                inExponent = true
+            } else if c == UInt8(ascii: ".") {
+                seenDot = true
+            } else {
+                digits.append(c)
+                if !seenDot { intCount += 1 }
+            }
         }
-        var intPart = mantissa[...]
-        var fracPart = mantissa[mantissa.endIndex...]
-        if let dot = mantissa.firstIndex(of: UInt8(ascii: ".")) {
-            intPart = mantissa[..<dot]
-            fracPart = mantissa[(dot + 1)...]
-        }
-        var digits = Array(intPart) + Array(fracPart)
-        var n = intPart.count + exponent
-        while let first = digits.first, first == UInt8(ascii: "0") {
-            digits.removeFirst()
+        var n = intCount + (negativeExponent ? -exponent : exponent)
+        var first = 0
+        while first < digits.count && digits[first] == UInt8(ascii: "0") {
+            first += 1
             n -= 1
         }
-        while let last = digits.last, last == UInt8(ascii: "0") { digits.removeLast() }
-        if digits.isEmpty {
-            digits = [UInt8(ascii: "0")]
-            n = 1
+        var last = digits.count
+        while last > first && digits[last - 1] == UInt8(ascii: "0") { last -= 1 }
+        if first == last {
+            out.append(contentsOf: Array("0.0".utf8))
+            return
         }
-        var out = ecmaLayout(digits, n)
-        if !out.contains(".") && !out.contains("e") { out += ".0" }
-        return (negative ? "-" : "") + out
+        let start = out.count
+        ecmaLayout(digits[first..<last], n, to: &out)
+        if !out[start...].contains(UInt8(ascii: ".")) && !out[start...].contains(UInt8(ascii: "e")) {
+            out.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")])
+        }
     }
 
-    static func ecmaLayout(_ digits: [UInt8], _ n: Int) -> String {
+    static func layout(_ negative: Bool, shortest text: String) -> String {
+        var out: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+        layout(shortest: text.utf8, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ECMAScript `Number.prototype.toString` layout of 0.d1…dk × 10^n.
+    static func ecmaLayout(_ digits: ArraySlice<UInt8>, _ n: Int, to out: inout [UInt8]) {
         let k = digits.count
-        let d = String(decoding: digits, as: UTF8.self)
-        if k <= n && n <= 21 { return d + String(repeating: "0", count: n - k) }
-        if 0 < n && n <= 21 {
-            return String(decoding: digits[..<n], as: UTF8.self) + "." + String(decoding: digits[n...], as: UTF8.self)
+        let zero = UInt8(ascii: "0"), dot = UInt8(ascii: ".")
+        if k <= n && n <= 21 {
+            out.append(contentsOf: digits)
+            out.append(contentsOf: repeatElement(zero, count: n - k))
+        } else if 0 < n && n <= 21 {
+            out.append(contentsOf: digits.prefix(n))
+            out.append(dot)
+            out.append(contentsOf: digits.dropFirst(n))
+        } else if -6 < n && n <= 0 {
+            out.append(zero)
+            out.append(dot)
+            out.append(contentsOf: repeatElement(zero, count: -n))
+            out.append(contentsOf: digits)
+        } else {
+            out.append(digits.first!)
+            if k > 1 {
+                out.append(dot)
+                out.append(contentsOf: digits.dropFirst())
+            }
+            out.append(UInt8(ascii: "e"))
+            let e = n - 1
+            out.append(e >= 0 ? UInt8(ascii: "+") : UInt8(ascii: "-"))
+            appendDigits(UInt64(abs(e)), to: &out)
         }
-        if -6 < n && n <= 0 { return "0." + String(repeating: "0", count: -n) + d }
-        let e = n - 1
-        let mantissa = k > 1 ? String(decoding: digits[..<1], as: UTF8.self) + "." + String(decoding: digits[1...], as: UTF8.self) : d
-        return mantissa + "e" + (e >= 0 ? "+" : "-") + String(abs(e))
     }
 }

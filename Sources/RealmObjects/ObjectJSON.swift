@@ -8,27 +8,42 @@ public final class ObjectJSON {
     /// Embedded objects can nest; a hostile file could make them loop.
     static let maxEmbeddingDepth = 100
 
+    /// Quoted property names per class (by table position), escaped once.
+    private var quotedNames: [Int: [[UInt8]]] = [:]
+    private static let quotedKey = JSONEmitter.quoted("_key")
+    private static let quotedClass = JSONEmitter.quoted("_class")
+
     public init(file: RealmFile) {
         self.file = file
         resolver = IdentityResolver(file: file)
     }
 
+    private func names(of objectClass: ObjectClass) -> [[UInt8]] {
+        if let names = quotedNames[objectClass.table.position] { return names }
+        let names = objectClass.properties.map { JSONEmitter.quoted($0.name) }
+        quotedNames[objectClass.table.position] = names
+        return names
+    }
+
     /// `<object>`: `_key` for top-level classes without a primary key, then every property.
     /// `classMember` puts `"_class": name` first (JSON Lines of several classes).
-    public func writeObject(_ objectClass: ObjectClass, key: Int64?, values: [Value],
+    public func writeObject<Row: RandomAccessCollection<Value>>(_ objectClass: ObjectClass, key: Int64?, values: Row,
                             to out: inout JSONEmitter, depth: Int = 0, classMember: Bool = false) throws {
         out.beginObject()
         if classMember {
-            out.key("_class")
+            out.key(quoted: Self.quotedClass)
             out.string(objectClass.name)
         }
         if let key, objectClass.primaryKey == nil {
-            out.key("_key")
+            out.key(quoted: Self.quotedKey)
             out.int(key)
         }
-        for (property, value) in zip(objectClass.properties, values) {
-            out.key(property.name)
-            try writeProperty(property, value, to: &out, depth: depth)
+        let names = names(of: objectClass)
+        var i = 0
+        for value in values where i < names.count {
+            out.key(quoted: names[i])
+            try writeProperty(objectClass.properties[i], value, to: &out, depth: depth)
+            i += 1
         }
         out.end()
     }
@@ -171,9 +186,9 @@ public final class ObjectJSON {
         case let .int(i): out.int(i)
         case let .string(bytes): out.string(bytes: bytes)
         case let .double(d):
-            if let text = NumberText.double(d) { out.literal(text) } else { wrapped("$numberDouble", NumberText.nonFinite(d)) }
+            if !out.double(d) { wrapped("$numberDouble", NumberText.nonFinite(d)) }
         case let .float(f):
-            if let text = NumberText.float(f) { out.literal(text) } else { wrapped("$numberDouble", NumberText.nonFinite(Double(f))) }
+            if !out.float(f) { wrapped("$numberDouble", NumberText.nonFinite(Double(f))) }
         case let .binary(bytes):
             out.beginObject()
             out.key("$binary")
@@ -184,7 +199,11 @@ public final class ObjectJSON {
             out.string("00")
             out.end()
             out.end()
-        case let .timestamp(t): wrapped("$date", DateText.iso8601(t))
+        case let .timestamp(t):
+            out.beginObject()
+            out.key("$date")
+            out.date(t)
+            out.end()
         case let .decimal(d): wrapped("$numberDecimal", d.text)
         case let .objectId(o): wrapped("$oid", o.hexString)
         case let .uuid(u): wrapped("$uuid", u.uuidString)

@@ -1,11 +1,21 @@
 import RealmFormat
 
+/// The values of one object, read in place from the decoded columns of its cluster leaf
+/// (no per-object array is built).
+public struct ObjectRow: RandomAccessCollection {
+    let columns: [[Value]]
+    let row: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { columns.count }
+    public subscript(position: Int) -> Value { columns[position][row] }
+}
+
 extension RealmFile {
     /// Calls `body` for every object of `objectClass` in ascending ObjKey order (the table's
     /// iteration order) with the values of `properties` (all persisted properties by default).
     /// Decoding is column-wise, one cluster leaf at a time, so memory stays flat.
     public func forEachObject(of objectClass: ObjectClass, properties: [Property]? = nil,
-                              _ body: (_ key: Int64, _ values: [Value]) throws -> Void) throws {
+                              _ body: (_ key: Int64, _ values: ObjectRow) throws -> Void) throws {
         // Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
         if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
         guard let root = objectClass.table.clusterRef else { return }
@@ -14,10 +24,8 @@ extension RealmFile {
         try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
             guard failure == nil else { return }
             let columns = try properties.map { p throws(FormatError) in try decodeColumn(p.column, of: objectClass, in: leaf) }
-            var row = [Value](repeating: .null, count: properties.count)
             for r in 0..<leaf.count {
-                for c in 0..<columns.count { row[c] = columns[c][r] }
-                do { try body(leaf.objectKey(r), row) } catch {
+                do { try body(leaf.objectKey(r), ObjectRow(columns: columns, row: r)) } catch {
                     failure = error
                     return
                 }
