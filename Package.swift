@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
     ],
     targets: [
-        .target(name: "RealmFormat"),
+        // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "RealmFormat", dependencies: ["CCrypto"]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),

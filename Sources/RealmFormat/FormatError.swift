@@ -7,6 +7,12 @@ public enum FormatError: Error, Equatable, Sendable {
     case notARealmFile(reason: String)
     /// The header does not say "T-DB" but the file looks like Realm's page encryption.
     case encrypted
+    /// A key was given but the file is a plain (unencrypted) Realm file.
+    case notEncrypted
+    /// A page failed authentication with the given key (§14.5).
+    case wrongKey(page: Int)
+    /// The key itself is malformed.
+    case invalidKey(reason: String)
     /// The file format byte names a version this reader does not handle.
     case unsupportedFormat(version: Int)
     /// A structure is inconsistent: `offset` is the node (or byte) where it was found.
@@ -26,8 +32,14 @@ public enum FormatError: Error, Equatable, Sendable {
             return "not a Realm file: \(reason)"
         case .encrypted:
             return "encrypted: a key is needed (pass --key-file)"
+        case .notEncrypted:
+            return "this file is not encrypted (drop --key-file)"
+        case let .wrongKey(page):
+            return "wrong key (authentication failed at page \(page))"
+        case let .invalidKey(reason):
+            return "invalid key: \(reason)"
         case let .unsupportedFormat(version):
-            return "file format \(version) is not supported (realmsh reads formats 20-24, written by Realm Core 10-14)"
+            return "file format \(version) is not supported (realmsh reads formats 20-24 of Realm Core 10-14, and 10-11 of Core 6)"
         case let .corrupt(offset, reason):
             return "corrupt file: \(reason) (at offset \(offset))"
         case .workLimitExceeded:

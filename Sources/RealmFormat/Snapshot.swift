@@ -13,10 +13,19 @@ public final class Snapshot {
     /// Tables by position in the group (nil for removed slots).
     public private(set) var tables: [Table] = []
     private var budget: Int
+    /// Whether the file was decrypted on open.
+    public private(set) var isEncrypted = false
 
-    /// Opens the file at `path` read-only (memory-mapped).
-    public convenience init(path: String) throws(FormatError) {
-        try self.init(image: ByteImage.mapping(path: path))
+    /// Opens the file at `path` read-only (memory-mapped). With a key, the file is decrypted
+    /// into memory first (§14); `isEncrypted` tells which happened.
+    public convenience init(path: String, key: EncryptionKey? = nil) throws(FormatError) {
+        let raw = try ByteImage.mapping(path: path)
+        if let key {
+            try self.init(image: EncryptedFile.decrypt(raw, key: key))
+            isEncrypted = true
+        } else {
+            try self.init(image: raw)
+        }
     }
 
     public init(image: ByteImage) throws(FormatError) {

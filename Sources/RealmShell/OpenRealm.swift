@@ -9,9 +9,9 @@ struct OpenRealm {
     /// committed snapshot. nil: there is no `.lock` file.
     let lockHeld: Bool?
 
-    init(path: String) throws(ShellError) {
+    init(path: String, key: EncryptionKey?) throws(ShellError) {
         do {
-            file = try RealmFile(path: path)
+            file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: key))
         } catch {
             throw ShellError.reading(path, error)
         }

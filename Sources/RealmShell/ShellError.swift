@@ -17,7 +17,8 @@ public struct ShellError: Error, Sendable {
     public static func reading(_ path: String, _ error: FormatError) -> ShellError {
         let code: ExitCode
         switch error {
-        case .encrypted: code = .noPermission
+        case .encrypted, .wrongKey: code = .noPermission
+        case .invalidKey: code = .usage
         case .unsupportedFormat: code = .unavailable
         case let .io(_, errno, _):
             switch errno {

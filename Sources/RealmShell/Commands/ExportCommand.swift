@@ -18,18 +18,20 @@ struct ExportCommand: Command {
             .value("class", name: "class", help: "Export only this class (repeatable).", repeatable: true),
             .value("format", name: "format", help: "Output format.", choices: ["json", "jsonl", "csv"]),
             .value("output", short: "o", name: "out", help: "Write to this file instead of stdout (replaced atomically)."),
-        ],
+        ] + KeyOptions.options,
         examples: ["realmsh export default.realm > dump.json",
                    "realmsh export --format jsonl --class Person default.realm | head",
                    "realmsh export --format csv --class Person -o people.csv default.realm"])
 
     let path: String
+    let key: KeyOptions
     let format: String
     let classNames: [String]
     let output: String?
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
         path = arguments.positionals[0]
+        key = KeyOptions(arguments)
         format = arguments.value("format") ?? "json"
         classNames = arguments.values("class")
         output = arguments.value("output")
@@ -39,7 +41,7 @@ struct ExportCommand: Command {
     }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let open = try OpenRealm(path: path)
+        let open = try OpenRealm(path: path, key: key.resolve(io))
         let file = open.file
         let classes = try selectClasses(file, classNames)
         let outputFile = try output.map { o throws(ShellError) in try OutputFile(path: o) }

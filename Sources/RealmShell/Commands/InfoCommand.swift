@@ -8,19 +8,21 @@ struct InfoCommand: Command {
         abstract: "Show a file's format, version, history, schema version, classes and free space.",
         discussion: "Reads only the header, the top array and the table catalogue, so it is instant on files of any size. The file is never modified, and an app holding it open does not stop it.",
         arguments: [.init("FILE", help: "The .realm file.")],
-        options: [.value("format", name: "format", help: "Output format.", choices: ["text", "json"])],
+        options: [.value("format", name: "format", help: "Output format.", choices: ["text", "json"])] + KeyOptions.options,
         examples: ["realmsh info default.realm", "realmsh info --format json default.realm | jq .classes"])
 
     let path: String
+    let key: KeyOptions
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
         path = arguments.positionals[0]
+        key = KeyOptions(arguments)
         json = arguments.value("format") == "json"
     }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let open = try OpenRealm(path: path)
+        let open = try OpenRealm(path: path, key: key.resolve(io))
         let file = open.file
         let snapshot = file.snapshot
         do {
@@ -67,7 +69,7 @@ struct InfoCommand: Command {
         let h = s.header
         let size = s.image.count
         var rows: [(String, String)] = [
-            ("File", "\(file.path) (\(size) bytes)"),
+            ("File", "\(file.path) (\(Platform.fileSize(file.path) ?? size) bytes)"),
             ("Format", "\(s.fileFormat) — \(FileFormat.era(s.fileFormat))"),
             ("Form", Self.form(h)),
             ("Top ref", h.topRef == 0 ? "0 (nothing committed yet)" : "\(hex(h.topRef)) (\(h.isStreaming ? "footer" : "slot \(h.slot)"))"),
@@ -82,7 +84,7 @@ struct InfoCommand: Command {
             rows.append(("Free space", "\(free.totalBytes) bytes in \(free.entries.count) ranges"))
         }
         rows.append(("Schema version", schemaVersion.map { $0 == -1 ? "not versioned" : String($0) } ?? "none (no metadata table)"))
-        rows.append(("Encrypted", "no"))
+        rows.append(("Encrypted", s.isEncrypted ? "yes (AES-256 + HMAC-SHA224 pages)" : "no"))
         rows.append(("Lock", Self.lockText(lockHeld)))
         if file.isRawForm { rows.append(("Layout", "plain core file (no object-store classes): tables shown under their own names")) }
         let width = rows.map { $0.0.count }.max() ?? 0
@@ -126,7 +128,7 @@ struct InfoCommand: Command {
         out.key("freeBytes"); out.int(Int64(free.totalBytes))
         out.key("freeRanges"); out.int(Int64(free.entries.count))
         out.key("schemaVersion"); if let v = schemaVersion { out.int(v) } else { out.null() }
-        out.key("encrypted"); out.bool(false)
+        out.key("encrypted"); out.bool(s.isEncrypted)
         out.key("lockHeld"); if let l = lockHeld { out.bool(l) } else { out.null() }
         out.key("rawForm"); out.bool(file.isRawForm)
         for (key, list) in [("classes", classes), ("internalTables", internals)] {

@@ -11,22 +11,24 @@ struct SchemaCommand: Command {
         options: [
             .value("format", name: "format", help: "Output format.", choices: ["text", "json", "swift"]),
             .value("class", name: "class", help: "Only this class (repeatable).", repeatable: true),
-        ],
+        ] + KeyOptions.options,
         examples: ["realmsh schema default.realm", "realmsh schema --format swift default.realm > Models.swift",
                    "realmsh schema --format json --class Person default.realm"])
 
     let path: String
+    let key: KeyOptions
     let format: String
     let classNames: [String]
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
         path = arguments.positionals[0]
+        key = KeyOptions(arguments)
         format = arguments.value("format") ?? "text"
         classNames = arguments.values("class")
     }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let open = try OpenRealm(path: path)
+        let open = try OpenRealm(path: path, key: key.resolve(io))
         let classes = try selectClasses(open.file, classNames)
         switch format {
         case "json":

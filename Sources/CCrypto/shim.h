@@ -1,0 +1,3 @@
+// libcrypto (Debian's libssl-dev) for Realm's page encryption: AES-256-CBC and HMAC-SHA224.
+#include <openssl/evp.h>
+#include <openssl/rand.h>

@@ -1,0 +1,104 @@
+import Foundation
+import RealmTestSupport
+import XCTest
+
+/// Reading encrypted files (realm-format.md §14) and the distinct messages of issue #5.
+final class EncryptionTests: XCTestCase {
+    let encrypted = Fixtures.path("realm-core/encrypted.realm")
+    let keyFile = Fixtures.path("realm-core/encrypted.key")
+
+    func testEveryEncryptedFixtureWithAKeyExportsItsDump() throws {
+        var compared = 0
+        for path in Fixtures.allRealmFiles() {
+            let key = String(path.dropLast(".realm".count)) + ".key"
+            guard FileManager.default.fileExists(atPath: key), let expected = Fixtures.expectedDump(for: path) else { continue }
+            let run = realmsh("export", "--key-file", key, path)
+            XCTAssertEqual(run.code, 0, run.stderr)
+            if let difference = DumpDifference.describe(fixture: path, expected: expected, actual: Data(run.stdout)) {
+                XCTFail(difference)
+            }
+            compared += 1
+        }
+        XCTAssertGreaterThanOrEqual(compared, 1)
+    }
+
+    func testKeyFromHexOptionAndEnvironmentAndRawBytes() throws {
+        let hex = try String(contentsOfFile: keyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let viaOption = realmsh("info", "--key", hex, encrypted)
+        XCTAssertEqual(viaOption.code, 0)
+        XCTAssertTrue(viaOption.out.contains("Encrypted:      yes"))
+        XCTAssertTrue(viaOption.stderr.contains("visible to other users"), "--key is warned against")
+        XCTAssertFalse(viaOption.out.contains(hex) || viaOption.stderr.contains(hex), "the key is never printed")
+
+        setenv("REALMSH_KEY", hex, 1)
+        defer { unsetenv("REALMSH_KEY") }
+        XCTAssertEqual(realmsh("schema", encrypted).code, 0)
+
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var raw = [UInt8]()
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            raw.append(UInt8(hex[i..<j], radix: 16)!)
+            i = j
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/raw.key", contents: Data(raw)))
+        unsetenv("REALMSH_KEY")
+        XCTAssertEqual(realmsh("info", "--key-file", dir + "/raw.key", encrypted).code, 0)
+    }
+
+    func testDistinctErrorsForMissingWrongAndUnneededKeys() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let wrong = dir + "/wrong.key"
+        XCTAssertTrue(FileManager.default.createFile(atPath: wrong, contents: Data(String(repeating: "ab", count: 64).utf8)))
+        let short = dir + "/short.key"
+        XCTAssertTrue(FileManager.default.createFile(atPath: short, contents: Data("1234\n".utf8)))
+        let cases: [([String], Int32, String)] = [
+            (["info", encrypted], 77, "encrypted: a key is needed"),
+            (["info", "--key-file", wrong, encrypted], 77, "wrong key (authentication failed at page 0)"),
+            (["info", "--key-file", keyFile, Fixtures.path("realm-core/basic.realm")], 65, "this file is not encrypted"),
+            (["info", "--key-file", keyFile, Fixtures.path("README.md")], 65, "not a Realm file"),
+            (["info", "--key-file", short, encrypted], 64, "invalid key"),
+            (["info", "--key-file", dir + "/missing.key", encrypted], 66, "No such file"),
+        ]
+        for (args, code, text) in cases {
+            let run = realmsh(args)
+            XCTAssertEqual(run.code, code, "\(args.dropLast()): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(text), "\(args.dropLast()): \(run.stderr)")
+        }
+    }
+
+    func testDamagedEncryptedFilesFailCleanly() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: encrypted))
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A flipped byte in the data page, in its IV entry, and a truncated file.
+        for (name, offset) in [("data", 4096 + 100), ("entry", 10)] {
+            var bytes = original
+            bytes[offset] ^= 0x5A
+            let path = dir + "/\(name).realm"
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let run = realmsh("export", "--key-file", keyFile, path)
+            XCTAssertEqual(run.code, 77, "\(name): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("wrong key (authentication failed at page 0)"), run.stderr)
+        }
+        let truncated = dir + "/truncated.realm"
+        try original.prefix(6000).write(to: URL(fileURLWithPath: truncated))
+        let run = realmsh("export", "--key-file", keyFile, truncated)
+        XCTAssertEqual(run.code, 65, run.stderr)
+        XCTAssertTrue(run.stdout.isEmpty)
+    }
+
+    func testOldPageLayoutDecryptsToAFormatNineHeader() throws {
+        // realm-core's own test file (Core 4.0.3): the layout is unchanged, the format is too old.
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let key = dir + "/legacy.key"
+        XCTAssertTrue(FileManager.default.createFile(atPath: key, contents: Data("1234567890123456789012345678901123456789012345678901234567890123".utf8)))
+        let run = realmsh("info", "--key-file", key, Fixtures.path("realm-core-tests/test_shared_decrypt_4k_page.realm"))
+        XCTAssertEqual(run.code, 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("file format 9 is not supported"), run.stderr)
+    }
+}
