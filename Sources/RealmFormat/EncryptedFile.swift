@@ -72,4 +72,50 @@ public enum EncryptedFile {
     static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
         UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
     }
+
+    /// Encrypts a whole logical file as a new encrypted file (§14.6 "new file"): every data
+    /// page written once with iv1 = 1, iv2 = 0 and a zero second HMAC. `logical` must already
+    /// be laid out for encryption: a streaming file's footer must end a page (§3.5).
+    public static func encrypt(_ logical: [UInt8], key: EncryptionKey) throws(FormatError) -> [UInt8] {
+        var plain = logical
+        if plain.count % page != 0 { plain += [UInt8](repeating: 0, count: page - plain.count % page) }
+        let pages = plain.count / page
+        guard pages > 0 else { throw .notARealmFile(reason: "nothing to encrypt") }
+        let cipher = PageCipher(key: key)
+        var out = [UInt8](repeating: 0, count: dataOffset(pages - 1) + page)
+        var encrypted = [UInt8](repeating: 0, count: page)
+        for i in 0..<pages {
+            var aesIV = [UInt8](repeating: 0, count: 16)
+            aesIV[0] = 1
+            withUnsafeBytes(of: Int64(i * page).littleEndian) { aesIV.replaceSubrange(4..<12, with: $0) }
+            let ok = plain.withUnsafeBytes { p in
+                encrypted.withUnsafeMutableBytes { e in
+                    cipher.crypt(UnsafeRawBufferPointer(rebasing: p[(i * page)..<((i + 1) * page)]), into: e, iv: aesIV, encrypt: true)
+                }
+            }
+            guard ok else { throw .corrupt(offset: i * page, reason: "libcrypto could not encrypt page \(i)") }
+            let mac = encrypted.withUnsafeBytes { cipher.hmac($0) }
+            let entry = ivEntryOffset(i)
+            out[entry] = 1
+            out.replaceSubrange((entry + 4)..<(entry + 32), with: mac)
+            out.replaceSubrange(dataOffset(i)..<(dataOffset(i) + page), with: encrypted)
+        }
+        return out
+    }
+
+    /// Lays out a plain file for encryption: a streaming file's 16-byte footer is moved so it
+    /// ends a 4096-byte page, with zeros before it (§14.6); other files are returned as they are.
+    public static func layoutForEncryption(_ plain: [UInt8]) -> [UInt8] {
+        guard plain.count >= 40, plain[0..<8].allSatisfy({ $0 == 0xFF }), plain[23] & 1 == 0 else { return plain }
+        let body = plain[..<(plain.count - 16)]
+        let footer = plain[(plain.count - 16)...]
+        let pad = (page - (body.count + 16) % page) % page
+        return Array(body) + [UInt8](repeating: 0, count: pad) + Array(footer)
+    }
+
+    /// A fresh random key.
+    public static func generateKey() -> EncryptionKey? {
+        guard let bytes = PageCipher.randomBytes(64) else { return nil }
+        return try? EncryptionKey(contents: bytes)
+    }
 }

@@ -46,6 +46,27 @@ public enum Platform {
         return errno == EWOULDBLOCK
     }
 
+    /// Takes Realm's session lock for a writer (§15.3): opens (creating if needed) `lockPath`
+    /// and `flock(LOCK_EX | LOCK_NB)`. Returns the descriptor holding the lock, or nil when
+    /// another process holds it (an app, a simulator, another realmsh).
+    public static func lockExclusively(lockPath: String) -> Result<Int32?, FormatError> {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { return .failure(.io(path: lockPath, errno: errno, action: "open")) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            return .success(nil)
+        }
+        return .success(fd)
+    }
+
+    /// Releases a session lock taken with `lockExclusively`, truncating the lock file first so
+    /// the next Realm process re-initializes its shared state (§15.3).
+    public static func unlock(_ fd: Int32) {
+        _ = ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
     /// Whether `fd` is a terminal (colour, tables and prompts only then).
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 

@@ -18,6 +18,17 @@ final class OutputFile {
         }
     }
 
+    /// Writes `bytes` to `path` whole or not at all. An existing file is replaced only with
+    /// `force` (or when `replacing` says it is the input being rewritten in place).
+    static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, force: Bool, replacing: Bool = false) throws(ShellError) {
+        if !force && !replacing && Platform.fileExists(path) {
+            throw ShellError("\(path) exists; pass --force to replace it", code: .cannotCreate)
+        }
+        let file = try OutputFile(path: path, mode: mode)
+        file.sink.write(bytes)
+        try file.commit()
+    }
+
     /// Makes the output visible under its name.
     func commit() throws(ShellError) {
         finished = true

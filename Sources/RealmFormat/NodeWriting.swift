@@ -1,0 +1,64 @@
+/// Encoding integer arrays (realm-format.md §4.1–§4.3): the minimal width, the header, the
+/// packed elements. Used by every writer.
+public enum NodeWriting {
+    /// Smallest width holding every value: 0, 1, 2, 4 unsigned; 8–64 signed (§4.3).
+    public static func minimalWidth(_ values: [Int64]) -> Int {
+        var lo: Int64 = 0, hi: Int64 = 0
+        for v in values {
+            lo = min(lo, v)
+            hi = max(hi, v)
+        }
+        if lo >= 0 {
+            if hi == 0 { return 0 }
+            if hi <= 1 { return 1 }
+            if hi <= 3 { return 2 }
+            if hi <= 15 { return 4 }
+        }
+        if lo >= -128 && hi <= 127 { return 8 }
+        if lo >= -32768 && hi <= 32767 { return 16 }
+        if lo >= Int64(Int32.min) && hi <= Int64(Int32.max) { return 32 }
+        return 64
+    }
+
+    static func widthCode(_ width: Int) -> UInt8 {
+        switch width {
+        case 0: return 0
+        case 1: return 1
+        case 2: return 2
+        case 4: return 3
+        case 8: return 4
+        case 16: return 5
+        case 32: return 6
+        default: return 7
+        }
+    }
+
+    /// Total bytes of a bits-width node of `count` elements of `width` bits.
+    public static func byteSize(count: Int, width: Int) -> Int { 8 + (((count * width + 7) / 8 + 7) & ~7) }
+
+    /// Appends the node: "AAAA", flags | width code, big-endian size, packed values, zero padding.
+    public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, to out: inout [UInt8]) {
+        let width = max(minimalWidth(values), minimum)
+        let n = values.count
+        out += [0x41, 0x41, 0x41, 0x41, flags | widthCode(width), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+        let start = out.count
+        out += [UInt8](repeating: 0, count: byteSize(count: n, width: width) - 8)
+        switch width {
+        case 0: break
+        case 1, 2, 4:
+            let perByte = 8 / width
+            for (i, v) in values.enumerated() {
+                out[start + i / perByte] |= UInt8(truncatingIfNeeded: v) << UInt8((i % perByte) * width)
+            }
+        default:
+            let bytes = width / 8
+            for (i, v) in values.enumerated() {
+                var x = UInt64(bitPattern: v)
+                for b in 0..<bytes {
+                    out[start + i * bytes + b] = UInt8(x & 0xFF)
+                    x >>= 8
+                }
+            }
+        }
+    }
+}

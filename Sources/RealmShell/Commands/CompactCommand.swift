@@ -1,0 +1,106 @@
+import RealmFormat
+import RealmObjects
+
+/// `realmsh compact FILE`: a compacted copy of the last committed version, as Realm's
+/// `writeCopy(toFile:)` / `compact()` write it (realm-format.md §13.8).
+struct CompactCommand: Command {
+    static let spec = CommandSpec(
+        name: "compact",
+        abstract: "Write a compacted copy (only live data, no free space), or compact a file in place.",
+        discussion: """
+            The output is a streaming-form file holding only the live nodes of the last committed \
+            version, with its version number and history, exactly as realm-core's DB::compact lays it \
+            out. Without -o the file is compacted in place: the copy is written beside it, synced and \
+            renamed over it, so a crash leaves either the old or the new file; this needs the file's \
+            lock, so it refuses (exit 75) while an app has the file open. Encryption is kept unless \
+            --new-key-file or --decrypt says otherwise.
+            """,
+        arguments: [.init("FILE", help: "The .realm file.")],
+        options: [
+            .value("output", short: "o", name: "out", help: "Write the copy here instead of replacing FILE."),
+            .value("new-key-file", name: "path", help: "Encrypt the copy with this key instead."),
+            .flag("decrypt", help: "Write the copy unencrypted (mode 0600)."),
+            .flag("force", help: "Replace OUT if it exists."),
+        ] + KeyOptions.options,
+        examples: ["realmsh compact default.realm", "realmsh compact -o bundle.realm default.realm",
+                   "realmsh compact --key-file app.key --decrypt -o plain.realm app.realm"])
+
+    let path: String
+    let key: KeyOptions
+    let output: String?
+    let newKeyFile: String?
+    let decrypt: Bool
+    let force: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        key = KeyOptions(arguments)
+        output = arguments.value("output")
+        newKeyFile = arguments.value("new-key-file")
+        decrypt = arguments.flag("decrypt")
+        force = arguments.flag("force")
+        if decrypt && newKeyFile != nil {
+            throw ShellError("--decrypt and --new-key-file exclude each other", code: .usage, usageOf: "compact")
+        }
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        let inputKey = try key.resolve(io)
+        let outputKey = decrypt ? nil : try newKeyFile.map { p throws(ShellError) in try readKey(p) } ?? inputKey
+        // In place: hold the session lock so no app opens the file while it is replaced (§15.3).
+        let lock = output == nil ? try SessionLock(realmPath: path) : nil
+        defer { lock?.release() }
+        let snapshot: Snapshot
+        do { snapshot = try Snapshot(path: path, key: inputKey) } catch { throw ShellError.reading(path, error) }
+        let before = Platform.fileSize(path) ?? 0
+        var bytes: [UInt8]
+        do {
+            var options = Compactor.Options()
+            options.padForEncryption = outputKey != nil
+            bytes = try Compactor.compact(snapshot, options: options)
+            // Check the copy before it replaces anything: it must open and hold the same tables.
+            let copy = try Snapshot(image: ByteImage(bytes: bytes))
+            guard copy.tables.map(\.name) == snapshot.tables.map(\.name) else {
+                throw ShellError("\(path): the compacted copy does not hold the same tables; nothing written", code: .dataError)
+            }
+            if let outputKey { bytes = try EncryptedFile.encrypt(bytes, key: outputKey) }
+        } catch {
+            throw ShellError.from(error, path: path)
+        }
+        let destination = output ?? path
+        try OutputFile.write(bytes, to: destination, mode: outputKey == nil && inputKey != nil ? 0o600 : 0o644,
+                             force: force, replacing: output == nil)
+        let saved = before > 0 ? Int((Double(before - bytes.count) / Double(before) * 100).rounded()) : 0
+        io.printError("\(destination): \(before) → \(bytes.count) bytes (\(saved)% smaller)")
+        return .success
+    }
+}
+
+/// The exclusive session lock a writer holds on `NAME.realm.lock` (realm-format.md §15.3).
+final class SessionLock {
+    private var fd: Int32?
+
+    init(realmPath: String) throws(ShellError) {
+        switch Platform.lockExclusively(lockPath: realmPath + ".lock") {
+        case let .success(fd?): self.fd = fd
+        case .success(nil):
+            throw ShellError("\(realmPath) is open in another process (an app, a simulator or another realmsh); close it and try again", code: .tempFail)
+        case let .failure(error): throw ShellError(error.message, code: .cannotCreate)
+        }
+    }
+
+    func release() {
+        if let fd { Platform.unlock(fd) }
+        fd = nil
+    }
+
+    deinit { release() }
+}
+
+/// Reads a key file named by an option other than --key-file.
+func readKey(_ path: String) throws(ShellError) -> EncryptionKey {
+    do { return try EncryptionKey(file: path) } catch {
+        if case .invalidKey = error { throw ShellError("\(path): \(error.message)", code: .usage) }
+        throw ShellError.reading(path, error)
+    }
+}

@@ -1,0 +1,149 @@
+import RealmFormat
+import RealmObjects
+
+/// `realmsh encrypt FILE -o OUT --key-file K`: Realm's page encryption of a plain file.
+struct EncryptCommand: Command {
+    static let spec = CommandSpec(
+        name: "encrypt",
+        abstract: "Write an encrypted copy of a plain file (AES-256 + HMAC-SHA224 pages, 64-byte key).",
+        arguments: [.init("FILE", help: "The plain .realm file.")],
+        options: [
+            .value("output", short: "o", name: "out", help: "The encrypted copy (required)."),
+            .flag("force", help: "Replace OUT if it exists."),
+        ] + KeyOptions.options,
+        examples: ["realmsh keygen -o app.key && realmsh encrypt --key-file app.key -o app.realm plain.realm"])
+
+    let path: String, output: String, key: KeyOptions, force: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        key = KeyOptions(arguments)
+        force = arguments.flag("force")
+        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT", code: .usage, usageOf: "encrypt") }
+        output = o
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        guard let k = try key.resolve(io) else { throw ShellError("encrypt needs a key: --key-file PATH", code: .usage, usageOf: "encrypt") }
+        let bytes: [UInt8]
+        do {
+            let image = try ByteImage.mapping(path: path)
+            _ = try Snapshot(image: image)          // must be a readable, plain Realm file
+            bytes = try EncryptedFile.encrypt(EncryptedFile.layoutForEncryption(image.copy(0, image.count)), key: k)
+        } catch {
+            throw ShellError.reading(path, error)
+        }
+        try OutputFile.write(bytes, to: output, force: force)
+        io.printError("\(output): encrypted, \(bytes.count) bytes")
+        return .success
+    }
+}
+
+/// `realmsh decrypt FILE -o OUT --key-file K`: the plain logical file, mode 0600.
+struct DecryptCommand: Command {
+    static let spec = CommandSpec(
+        name: "decrypt",
+        abstract: "Write a decrypted copy of an encrypted file (created with mode 0600).",
+        arguments: [.init("FILE", help: "The encrypted .realm file.")],
+        options: [
+            .value("output", short: "o", name: "out", help: "The decrypted copy (required)."),
+            .flag("force", help: "Replace OUT if it exists."),
+        ] + KeyOptions.options,
+        examples: ["realmsh decrypt --key-file app.key -o plain.realm app.realm"])
+
+    let path: String, output: String, key: KeyOptions, force: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        key = KeyOptions(arguments)
+        force = arguments.flag("force")
+        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT", code: .usage, usageOf: "decrypt") }
+        output = o
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        guard let k = try key.resolve(io) else { throw ShellError("decrypt needs a key: --key-file PATH", code: .usage, usageOf: "decrypt") }
+        let bytes: [UInt8]
+        do {
+            let snapshot = try Snapshot(path: path, key: k)
+            bytes = try snapshot.image.copy(0, snapshot.image.count)
+        } catch {
+            throw ShellError.reading(path, error)
+        }
+        try OutputFile.write(bytes, to: output, mode: 0o600, force: force)
+        io.printError("\(output): decrypted, \(bytes.count) bytes")
+        return .success
+    }
+}
+
+/// `realmsh rekey FILE -o OUT --key-file OLD --new-key-file NEW`.
+struct RekeyCommand: Command {
+    static let spec = CommandSpec(
+        name: "rekey",
+        abstract: "Write a copy encrypted with a new key.",
+        arguments: [.init("FILE", help: "The encrypted .realm file.")],
+        options: [
+            .value("output", short: "o", name: "out", help: "The re-encrypted copy (required)."),
+            .value("new-key-file", name: "path", help: "The new key (required)."),
+            .flag("force", help: "Replace OUT if it exists."),
+        ] + KeyOptions.options,
+        examples: ["realmsh rekey --key-file old.key --new-key-file new.key -o app2.realm app.realm"])
+
+    let path: String, output: String, newKeyFile: String, key: KeyOptions, force: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        key = KeyOptions(arguments)
+        force = arguments.flag("force")
+        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT", code: .usage, usageOf: "rekey") }
+        guard let n = arguments.value("new-key-file") else { throw ShellError("missing --new-key-file", code: .usage, usageOf: "rekey") }
+        output = o
+        newKeyFile = n
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        guard let old = try key.resolve(io) else { throw ShellError("rekey needs the current key: --key-file PATH", code: .usage, usageOf: "rekey") }
+        let new = try readKey(newKeyFile)
+        let bytes: [UInt8]
+        do {
+            let snapshot = try Snapshot(path: path, key: old)
+            bytes = try EncryptedFile.encrypt(snapshot.image.copy(0, snapshot.image.count), key: new)
+        } catch {
+            throw ShellError.reading(path, error)
+        }
+        try OutputFile.write(bytes, to: output, force: force)
+        io.printError("\(output): encrypted with the new key, \(bytes.count) bytes")
+        return .success
+    }
+}
+
+/// `realmsh keygen -o K`: a random 64-byte key as 128 hex characters, mode 0600.
+struct KeygenCommand: Command {
+    static let spec = CommandSpec(
+        name: "keygen",
+        abstract: "Create a random 64-byte encryption key file (128 hex characters, mode 0600).",
+        options: [
+            .value("output", short: "o", name: "path", help: "The key file to create (required)."),
+            .flag("force", help: "Replace the file if it exists."),
+        ],
+        examples: ["realmsh keygen -o app.key"])
+
+    let output: String, force: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        force = arguments.flag("force")
+        guard let o = arguments.value("output") else { throw ShellError("missing -o PATH", code: .usage, usageOf: "keygen") }
+        output = o
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        guard let key = EncryptedFile.generateKey() else { throw ShellError("no random bytes from libcrypto", code: .ioError) }
+        let hex = key.bytes.map { b -> String in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined()
+        try OutputFile.write(Array((hex + "\n").utf8), to: output, mode: 0o600, force: force)
+        io.printError("\(output): new 64-byte key")
+        return .success
+    }
+}

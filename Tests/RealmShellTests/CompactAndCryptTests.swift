@@ -1,0 +1,116 @@
+import Foundation
+import RealmTestSupport
+import XCTest
+
+/// `compact`, `encrypt`, `decrypt`, `rekey`, `keygen` (issue #5): outputs open and export the
+/// same objects, nothing is overwritten by accident, a held lock stops an in-place rewrite.
+final class CompactAndCryptTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = Fixtures.temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func copyFixture(_ name: String) throws -> String {
+        let path = dir + "/" + (name as NSString).lastPathComponent
+        try FileManager.default.copyItem(atPath: Fixtures.path(name), toPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        return path
+    }
+
+    func testCompactedCopiesOfEveryFixtureExportTheSameObjects() throws {
+        var compacted = 0
+        for path in Fixtures.allRealmFiles() where !Fixtures.isEncrypted(path) {
+            guard let expected = Fixtures.expectedDump(for: path) else { continue }
+            let out = dir + "/compact-\(compacted).realm"
+            let run = realmsh("compact", "-o", out, path)
+            XCTAssertEqual(run.code, 0, "\(path): \(run.stderr)")
+            let export = realmsh("export", out)
+            if let difference = DumpDifference.describe(fixture: "compacted " + path, expected: expected, actual: Data(export.stdout)) {
+                XCTFail(difference)
+            }
+            let verify = realmsh("verify", out)
+            XCTAssertEqual(verify.code, 0, "compacted \(path): \(verify.out)")
+            compacted += 1
+        }
+        XCTAssertGreaterThanOrEqual(compacted, 23)
+    }
+
+    func testCompactionIsNoLargerThanRealmCoresOwn() throws {
+        let out = dir + "/churn.realm"
+        XCTAssertEqual(realmsh("compact", "-o", out, Fixtures.path("realm-core/churn.realm")).code, 0)
+        let ours = try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int
+        let theirs = try FileManager.default.attributesOfItem(atPath: Fixtures.path("realm-core/compacted.realm"))[.size] as! Int
+        XCTAssertLessThanOrEqual(ours, theirs)
+        XCTAssertLessThan(ours, 2_097_152 / 2, "churn's free space is gone")
+    }
+
+    func testInPlaceCompactionReplacesTheFileAndLeavesNothingBehind() throws {
+        let path = try copyFixture("realm-core/churn.realm")
+        let run = realmsh("compact", path)
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("2097152 → 844888 bytes"), run.stderr)
+        XCTAssertEqual(Data(realmsh("export", path).stdout), Fixtures.expectedDump(for: Fixtures.path("realm-core/churn.realm")))
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        XCTAssertEqual(left, ["churn.realm", "churn.realm.lock"])
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path + ".lock")[.size] as? Int, 0, "lock file truncated (§15.3)")
+    }
+
+    func testInPlaceCompactionRefusesWhileAnotherProcessHoldsTheFile() throws {
+        let path = try copyFixture("realm-core/basic.realm")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path + ".lock", contents: Data()))
+        let fd = open(path + ".lock", O_RDWR)
+        XCTAssertEqual(flock(fd, LOCK_SH), 0)
+        defer { close(fd) }
+        let run = realmsh("compact", path)
+        XCTAssertEqual(run.code, 75, run.stderr)
+        XCTAssertTrue(run.stderr.contains("open in another process"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
+    func testExistingOutputNeedsForce() throws {
+        let out = dir + "/out.realm"
+        XCTAssertTrue(FileManager.default.createFile(atPath: out, contents: Data("keep".utf8)))
+        let run = realmsh("compact", "-o", out, Fixtures.path("realm-core/basic.realm"))
+        XCTAssertEqual(run.code, 73)
+        XCTAssertEqual(FileManager.default.contents(atPath: out), Data("keep".utf8))
+        XCTAssertEqual(realmsh("compact", "--force", "-o", out, Fixtures.path("realm-core/basic.realm")).code, 0)
+    }
+
+    func testEncryptDecryptRekeyRoundTrip() throws {
+        let k1 = dir + "/k1.key", k2 = dir + "/k2.key"
+        XCTAssertEqual(realmsh("keygen", "-o", k1).code, 0)
+        XCTAssertEqual(realmsh("keygen", "-o", k2).code, 0)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: k1)[.posixPermissions] as? Int, 0o600)
+        XCTAssertNotEqual(FileManager.default.contents(atPath: k1), FileManager.default.contents(atPath: k2))
+
+        for name in ["basic", "alltypes", "exported", "compacted"] {
+            let plain = Fixtures.path("realm-core/\(name).realm")
+            let expected = Fixtures.expectedDump(for: plain)
+            let enc = dir + "/\(name).enc", enc2 = dir + "/\(name).enc2", dec = dir + "/\(name).dec"
+            XCTAssertEqual(realmsh("encrypt", "--key-file", k1, "-o", enc, plain).code, 0, name)
+            XCTAssertEqual(realmsh("export", enc).code, 77, "\(name): a key is needed")
+            XCTAssertEqual(Data(realmsh("export", "--key-file", k1, enc).stdout), expected, name)
+            XCTAssertEqual(realmsh("verify", "--key-file", k1, enc).code, 0, name)
+            XCTAssertEqual(realmsh("rekey", "--key-file", k1, "--new-key-file", k2, "-o", enc2, enc).code, 0, name)
+            XCTAssertEqual(realmsh("export", "--key-file", k1, enc2).code, 77, "\(name): the old key no longer opens it")
+            XCTAssertEqual(Data(realmsh("export", "--key-file", k2, enc2).stdout), expected, name)
+            XCTAssertEqual(realmsh("decrypt", "--key-file", k2, "-o", dec, enc2).code, 0, name)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: dec)[.posixPermissions] as? Int, 0o600)
+            XCTAssertEqual(Data(realmsh("export", dec).stdout), expected, name)
+        }
+        XCTAssertEqual(realmsh("encrypt", "--key-file", k1, "-o", dir + "/again", dir + "/basic.enc").code, 77,
+                       "an encrypted file is not encrypted twice")
+    }
+
+    func testCompactKeepsChangesOrDropsEncryption() throws {
+        let key = Fixtures.path("realm-core/encrypted.key")
+        let source = Fixtures.path("realm-core/encrypted.realm")
+        let expected = Fixtures.expectedDump(for: source)
+        let kept = dir + "/kept.realm", plain = dir + "/plain.realm"
+        XCTAssertEqual(realmsh("compact", "--key-file", key, "-o", kept, source).code, 0)
+        XCTAssertEqual(Data(realmsh("export", "--key-file", key, kept).stdout), expected)
+        XCTAssertEqual(realmsh("compact", "--key-file", key, "--decrypt", "-o", plain, source).code, 0)
+        XCTAssertEqual(Data(realmsh("export", plain).stdout), expected)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: plain)[.posixPermissions] as? Int, 0o600)
+    }
+}
