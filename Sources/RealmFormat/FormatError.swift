@@ -20,6 +20,10 @@ public enum FormatError: Error, Equatable, Sendable {
     /// The file's structure would take more work to read than its size allows: cycles or
     /// shared subtrees, which a valid Realm file never has.
     case workLimitExceeded
+    /// Another process has the Realm open (its `.lock` is held): a write must wait (§15.3).
+    case locked(path: String)
+    /// The file can be read but not written by realmsh (old format, sync history, encryption).
+    case cannotWrite(reason: String)
     /// An operating-system call failed.
     case io(path: String, errno: Int32, action: String)
 
@@ -44,6 +48,10 @@ public enum FormatError: Error, Equatable, Sendable {
             return "corrupt file: \(reason) (at offset \(offset))"
         case .workLimitExceeded:
             return "corrupt file: its nodes form cycles or shared subtrees (read aborted)"
+        case let .locked(path):
+            return "\(path) is open in another process (an app, a simulator or another realmsh); close it and try again"
+        case let .cannotWrite(reason):
+            return "cannot write this file: \(reason)"
         case let .io(path, code, action):
             return "cannot \(action) \(path): \(Platform.describe(errno: code))"
         }

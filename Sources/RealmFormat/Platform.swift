@@ -67,6 +67,34 @@ public enum Platform {
         close(fd)
     }
 
+    /// Opens an existing file for reading and writing.
+    public static func openReadWrite(_ path: String) -> Result<Int32, FormatError> {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        if fd < 0 { return .failure(.io(path: path, errno: errno, action: "open for writing")) }
+        return .success(fd)
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                done += n
+            }
+            return true
+        }
+    }
+
+    /// Grows (or shrinks) the file to `size` bytes.
+    public static func resize(_ fd: Int32, to size: Int) -> Bool { ftruncate(fd, off_t(size)) == 0 }
+
+    public static func lastErrno() -> Int32 { errno }
+
     /// Whether `fd` is a terminal (colour, tables and prompts only then).
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 

@@ -36,9 +36,19 @@ public enum NodeWriting {
     /// Total bytes of a bits-width node of `count` elements of `width` bits.
     public static func byteSize(count: Int, width: Int) -> Int { 8 + (((count * width + 7) / 8 + 7) & ~7) }
 
+    /// ArrayUnsigned (§4.3): width ≥ 8, elements unsigned.
+    public static func minimalUnsignedWidth(_ values: [Int64]) -> Int {
+        var hi: UInt64 = 0
+        for v in values { hi = max(hi, UInt64(bitPattern: v)) }
+        if hi < 1 << 8 { return 8 }
+        if hi < 1 << 16 { return 16 }
+        if hi < 1 << 32 { return 32 }
+        return 64
+    }
+
     /// Appends the node: "AAAA", flags | width code, big-endian size, packed values, zero padding.
-    public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, to out: inout [UInt8]) {
-        let width = max(minimalWidth(values), minimum)
+    public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, unsigned: Bool = false, to out: inout [UInt8]) {
+        let width = max(unsigned ? minimalUnsignedWidth(values) : minimalWidth(values), minimum)
         let n = values.count
         out += [0x41, 0x41, 0x41, 0x41, flags | widthCode(width), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
         let start = out.count
@@ -60,5 +70,30 @@ public enum NodeWriting {
                 }
             }
         }
+    }
+}
+
+extension MutableNode {
+    /// The node's bytes in the file, given the final value of every slot (children's refs).
+    func encoded(slots: [Int64]) -> [UInt8] {
+        var flags: UInt8 = (isInner ? 0x80 : 0) | (hasRefs ? 0x40 : 0) | (context ? 0x20 : 0)
+        var out = [UInt8]()
+        switch storage {
+        case let .integers(_, unsigned):
+            NodeWriting.append(flags: flags, values: slots, width: minimumWidth, unsigned: unsigned, to: &out)
+        case let .bytes(width, count, payload):
+            flags |= 0x08 | NodeWriting.widthCode(width)
+            out = [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+            out += payload
+            while out.count % 8 != 0 { out.append(0) }
+        case let .blob(bytes):
+            // Realm writes width code 1 on blobs that received bytes (§9.6).
+            flags |= 0x10 | (bytes.isEmpty ? 0 : 1)
+            let n = bytes.count
+            out = [0x41, 0x41, 0x41, 0x41, flags, UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            out += bytes
+            while out.count % 8 != 0 { out.append(0) }
+        }
+        return out
     }
 }

@@ -1,0 +1,168 @@
+/// A node being built or changed by a write transaction (realm-format.md §13.1): the in-memory
+/// form of one array. A node loaded from the committed file remembers where it came from, so
+/// the commit can release that space when it rewrites or drops it; until it is changed, it is
+/// written back by ref, untouched.
+///
+/// Integer arrays (width type bits) keep their elements as `Int64`; in has-refs arrays a slot
+/// may instead hold a child `MutableNode` (loaded lazily, or new). Other width types keep their
+/// payload bytes.
+public final class MutableNode {
+    public enum Storage {
+        /// Width type bits. `unsigned`: ArrayUnsigned (keys, offsets: width ≥ 8, unsigned).
+        case integers([Int64], unsigned: Bool)
+        /// Width type multiply: `count` elements of `width` bytes (fixed-bytes arrays: the byte count).
+        case bytes(width: Int, count: Int, payload: [UInt8])
+        /// Width type ignore: blob bytes.
+        case blob([UInt8])
+    }
+
+    /// Where the node lives in the committed file; nil for a new node.
+    public let originalRef: Int?
+    /// Its byte size there (released when it is rewritten or dropped).
+    public let originalSize: Int
+    public var isInner: Bool { didSet { dirty = true } }
+    public var hasRefs: Bool { didSet { dirty = true } }
+    public var context: Bool { didSet { dirty = true } }
+    public var storage: Storage { didSet { dirty = true } }
+    /// At least this width when encoded (Realm creates search-index keys with width 32).
+    public var minimumWidth = 0
+    /// Loaded or new children of a has-refs node, by slot.
+    public private(set) var children: [Int: MutableNode] = [:]
+    /// Changed since loaded (or new): must be written by the commit.
+    public private(set) var dirty: Bool
+
+    public init(integers: [Int64], hasRefs: Bool = false, isInner: Bool = false, context: Bool = false, unsigned: Bool = false) {
+        originalRef = nil
+        originalSize = 0
+        self.isInner = isInner
+        self.hasRefs = hasRefs || isInner
+        self.context = context
+        storage = .integers(integers, unsigned: unsigned)
+        dirty = true
+    }
+
+    public init(bytes payload: [UInt8], width: Int, count: Int, context: Bool = false) {
+        originalRef = nil
+        originalSize = 0
+        isInner = false
+        hasRefs = false
+        self.context = context
+        storage = .bytes(width: width, count: count, payload: payload)
+        dirty = true
+    }
+
+    public init(blob: [UInt8]) {
+        originalRef = nil
+        originalSize = 0
+        isInner = false
+        hasRefs = false
+        context = false
+        storage = .blob(blob)
+        dirty = true
+    }
+
+    /// Loads the committed node at `node.ref` (its children stay on disk until asked for).
+    public init(loading node: Node, unsigned: Bool = false) {
+        originalRef = node.ref
+        originalSize = node.header.byteSize
+        isInner = node.isInner
+        hasRefs = node.hasRefs
+        context = node.context
+        switch node.header.widthType {
+        case .bits?: storage = .integers(node.ints(), unsigned: unsigned)
+        case .multiply?: storage = .bytes(width: node.width, count: node.count, payload: Array(node.payloadBytes()))
+        default: storage = .blob(Array(node.payloadBytes()))
+        }
+        dirty = false
+    }
+
+    // MARK: integer arrays
+
+    public var count: Int {
+        switch storage {
+        case let .integers(v, _): return v.count
+        case let .bytes(_, count, _): return count
+        case let .blob(b): return b.count
+        }
+    }
+
+    public var integers: [Int64] {
+        get {
+            if case let .integers(v, _) = storage { return v }
+            return []
+        }
+        set {
+            if case let .integers(_, unsigned) = storage { storage = .integers(newValue, unsigned: unsigned) }
+        }
+    }
+
+    public subscript(i: Int) -> Int64 {
+        get { integers[i] }
+        set {
+            guard case .integers(var v, let unsigned) = storage else { return }
+            v[i] = newValue
+            storage = .integers(v, unsigned: unsigned)
+            children[i] = nil
+        }
+    }
+
+    /// Slot `i` as a tagged integer (§3.4).
+    public func tagged(_ i: Int) -> Int64? {
+        guard i < count, children[i] == nil else { return nil }
+        let v = integers[i]
+        return v & 1 == 1 ? Int64(bitPattern: UInt64(bitPattern: v) >> 1) : nil
+    }
+
+    public func setTagged(_ i: Int, _ value: Int64) { self[i] = value << 1 | 1 }
+
+    public func append(_ value: Int64) {
+        guard case .integers(var v, let unsigned) = storage else { return }
+        v.append(value)
+        storage = .integers(v, unsigned: unsigned)
+    }
+
+    /// Inserts a plain value at `i`, shifting later slots and their children.
+    public func insert(_ value: Int64, at i: Int) {
+        guard case .integers(var v, let unsigned) = storage else { return }
+        v.insert(value, at: i)
+        storage = .integers(v, unsigned: unsigned)
+        children = Dictionary(uniqueKeysWithValues: children.map { ($0.key >= i ? $0.key + 1 : $0.key, $0.value) })
+    }
+
+    /// Removes slot `i` (the caller releases a child it held).
+    public func remove(at i: Int) {
+        guard case .integers(var v, let unsigned) = storage else { return }
+        v.remove(at: i)
+        storage = .integers(v, unsigned: unsigned)
+        children[i] = nil
+        children = Dictionary(uniqueKeysWithValues: children.map { ($0.key > i ? $0.key - 1 : $0.key, $0.value) })
+    }
+
+    // MARK: children
+
+    /// The child in slot `i` if it was loaded or set.
+    public func loadedChild(_ i: Int) -> MutableNode? { children[i] }
+
+    /// Puts `child` in slot `i` (a new or loaded node); the commit writes it and stores its ref.
+    public func setChild(_ i: Int, _ child: MutableNode?) {
+        guard case .integers(var v, let unsigned) = storage else { return }
+        while v.count <= i { v.append(0) }
+        if child == nil { v[i] = 0 }
+        storage = .integers(v, unsigned: unsigned)
+        children[i] = child
+    }
+
+    /// Records a child loaded from disk without marking this node dirty.
+    func attachLoaded(_ i: Int, _ child: MutableNode) { children[i] = child }
+
+    /// Inserts a child at slot `i`, shifting later slots.
+    public func insertChild(_ child: MutableNode, at i: Int) {
+        insert(0, at: i)
+        children[i] = child
+    }
+
+    /// Whether this node or anything loaded below it must be written.
+    public var needsWrite: Bool { dirty || children.values.contains { $0.needsWrite } }
+
+    func markClean() { dirty = false }
+}
