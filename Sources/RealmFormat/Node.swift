@@ -20,8 +20,12 @@ public struct Node: Sendable {
         guard header.widthType != nil else {
             throw .corrupt(offset: ref, reason: "node uses width type 3, which no released Realm writes")
         }
-        guard image.contains(ref + 8, header.payloadSize) else {
-            throw .corrupt(offset: ref, reason: "node of \(header.payloadSize) payload bytes runs past the end of the file")
+        // Element reads (`int`, `unsigned`, `ref`) use the bit width whatever the width type, so
+        // their extent must fit too: it exceeds the payload only for a width type 'ignore' node
+        // with a width code above 4, which Realm never writes (§9.6).
+        let extent = max(header.payloadSize, (count * header.width + 7) / 8)
+        guard image.contains(ref + 8, extent) else {
+            throw .corrupt(offset: ref, reason: "node of \(extent) payload bytes runs past the end of the file")
         }
         self.image = image
         self.ref = ref

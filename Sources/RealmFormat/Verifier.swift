@@ -1,0 +1,596 @@
+/// Integrity check of one snapshot, in the spirit of realm-core's debug `Group::verify` and the
+/// offline `realm-trawler` (realm-format.md §18). Nothing in the file is trusted: every problem
+/// becomes a `VerificationProblem`, never a trap.
+///
+/// What is checked:
+/// 1. Every node reachable from the top array (every even non-zero element of every has-refs
+///    node is a child ref, §3.4): 8-aligned, inside `[24, logical size)`, readable header
+///    (width type ≠ 3, inner ⇒ has-refs, has-refs ⇒ width type "bits"), referenced exactly once
+///    (no shared subtrees, no cycles). The `AAAA` checksum bytes are not looked at (§4.1).
+/// 2. Free lists (top slots 3–5, §13.3): equal lengths, entries 8-aligned with length > 0,
+///    sorted and non-overlapping, inside `[24, logical size)`, versions ≤ the top version.
+/// 3. Space accounting (§13.3, §18.1 item 8): the header, every reachable node (its exact byte
+///    size) and every free entry tile `[0, logical size)` with no gap and no overlap. Streaming
+///    files (no free lists) must tile as well.
+/// 4. Top array (§5): valid size, logical size ≤ file size, one name per table slot, removed
+///    slots tagged, table keys matching their positions and unique.
+/// 5. Tables (§7, §8): ColKey leaf indexes unique; primary key column present, of an allowed
+///    type and (format ≥ 22) indexed; in the object and tombstone cluster trees: ≤ 256 objects
+///    per leaf and ≤ 256 children per inner node, leaves at one depth, valid key offsets (first
+///    0, ascending), subtree sizes equal to the sum of the children, ObjKeys strictly ascending
+///    over the whole tree (non-negative in the object tree, ≤ −2 in the tombstone tree), and
+///    every column leaf decoding to exactly one value per object.
+///
+/// The structural walk (1–3) reads nodes directly, with a visited set instead of the snapshot's
+/// work budget, so files of any size are walked completely. The table checks (5) decode through
+/// the snapshot, whose budget stops them if the file's structure is not a tree.
+public enum Verifier {
+    /// Problems listed in a report; further ones are summarized in one final problem.
+    public static let maxReportedProblems = 1000
+
+    public static func verify(_ snapshot: Snapshot) -> VerificationReport {
+        let run = VerificationRun(snapshot: snapshot)
+        run.run()
+        return run.report()
+    }
+
+    /// Refs of the nodes the structural walk reached and could read, in walk order.
+    static func reachableNodeRefs(_ snapshot: Snapshot) -> [Int] {
+        let run = VerificationRun(snapshot: snapshot)
+        run.run()
+        return run.nodeRefs
+    }
+}
+
+/// A byte range that must be covered exactly once (§13.3 tiling).
+private struct Extent {
+    enum Kind { case header, node, freeEntry(Int) }
+    let start: Int
+    let end: Int
+    let kind: Kind
+
+    var description: String {
+        let range = "[\(hex(start)), \(hex(end)))"
+        switch kind {
+        case .header: return "the file header \(range)"
+        case .node: return "node \(hex(start)) \(range)"
+        case let .freeEntry(i): return "free entry \(i) \(range)"
+        }
+    }
+}
+
+/// State of one verification: the problems found so far and what the walk collected.
+final class VerificationRun {
+    let snapshot: Snapshot
+    let image: ByteImage
+    private(set) var nodeRefs = [Int]()
+    private var problems = [VerificationProblem]()
+    private var unlisted = 0
+    private var extents = [Extent]()
+    private var freeEntryCount = 0
+    private var logicalSize = 0
+    /// The snapshot's work budget ran out: table checks stop.
+    private var outOfBudget = false
+
+    static let maxClusterNodeEntries = 256
+    static let maxClusterDepth = 8
+    static let primaryKeyTypes: Set<ColumnType> = [.int, .string, .objectId, .uuid]
+
+    init(snapshot: Snapshot) {
+        self.snapshot = snapshot
+        image = snapshot.image
+    }
+
+    func report() -> VerificationReport {
+        var listed = problems
+        if unlisted > 0 {
+            listed.append(VerificationProblem(offset: 0, message: "\(unlisted) more problems not listed"))
+        }
+        return VerificationReport(problems: listed, nodeCount: nodeRefs.count, freeEntryCount: freeEntryCount,
+                                  logicalSize: logicalSize)
+    }
+
+    private func problem(_ offset: Int, _ message: String) {
+        if problems.count < Verifier.maxReportedProblems {
+            problems.append(VerificationProblem(offset: offset, message: message))
+        } else {
+            unlisted += 1
+        }
+    }
+
+    /// Turns a decoding error into a problem located where the decoder found it.
+    private func record(_ error: FormatError, at fallback: Int, _ context: String) {
+        switch error {
+        case let .corrupt(offset, reason):
+            problem(offset, "\(context): \(reason)")
+        case let .outOfBounds(offset, length, size):
+            problem(offset, "\(context): a read of \(length) bytes runs past the end of the file (\(size) bytes)")
+        case .workLimitExceeded:
+            if !outOfBudget {
+                problem(fallback, "\(context): the structure needs more reads than the file size allows "
+                        + "(shared subtrees or cycles); table checks stopped")
+            }
+            outOfBudget = true
+        default:
+            problem(fallback, "\(context): \(error.message)")
+        }
+    }
+
+    func run() {
+        let topRef = snapshot.header.topRef
+        guard topRef != 0 else { return }       // nothing committed: only the header exists
+        let top: Node
+        do {
+            top = try Node(image: image, ref: topRef)
+        } catch {
+            record(error, at: topRef, "top array")
+            return
+        }
+        guard checkTop(top) else { return }
+        walkNodes(from: topRef)
+        checkFreeLists(top)
+        checkTiling()
+        checkTables(top)
+    }
+
+    // MARK: - Top array (§5)
+
+    /// Checks the top array and sets the logical size; false when the rest cannot be checked.
+    private func checkTop(_ top: Node) -> Bool {
+        guard top.hasRefs, top.header.widthType == .bits else {
+            problem(top.ref, "the top array is not a has-refs integer array")
+            return false
+        }
+        if !TopArray.validSizes.contains(top.count) {
+            problem(top.ref, "the top array has \(top.count) slots (valid: 3, 5, 7, 9, 10, 11, 12)")
+        }
+        guard let size = top.tagged(2) else {
+            problem(top.ref, "the top array has no tagged logical file size in slot 2")
+            return false
+        }
+        if size > UInt64(image.count) {
+            problem(top.ref, "logical file size \(size) exceeds the file size \(image.count)")
+        }
+        if size % 8 != 0 { problem(top.ref, "logical file size \(size) is not a multiple of 8") }
+        if size < 24 { problem(top.ref, "logical file size \(size) is smaller than the file header") }
+        logicalSize = Int(min(size, UInt64(image.count)))
+        if top.ref(0) == nil { problem(top.ref, "slot 0 (table names) is not a ref") }
+        if top.ref(1) == nil { problem(top.ref, "slot 1 (tables) is not a ref") }
+        for slot in 3...5 where slot < top.count && top.int(slot) & 1 == 1 {
+            problem(top.ref, "slot \(slot) (free list) holds a tagged value, not a ref or 0")
+        }
+        return true
+    }
+
+    // MARK: - Structural walk (§3.4, §4)
+
+    /// Why `value`, found in a has-refs array, cannot be a node ref (nil: it can).
+    private func refProblem(_ value: Int64) -> String? {
+        if value < 0 || value % 8 != 0 { return "which is not an 8-aligned offset" }
+        if value < 24 { return "which points into the file header" }
+        if value > Int64(logicalSize) - 8 { return "which points past the logical file size \(logicalSize)" }
+        return nil
+    }
+
+    private func walkNodes(from topRef: Int) {
+        if let reason = refProblem(Int64(topRef)) {
+            problem(topRef, "top ref \(hex(topRef)) is unusable, \(reason)")
+            return
+        }
+        // Every ref is marked when first seen, so each node is queued and read at most once.
+        var parentOf: [Int: Int] = [topRef: -1]
+        var stack = [topRef]
+        while let ref = stack.popLast() {
+            let node: Node
+            do {
+                node = try Node(image: image, ref: ref)
+            } catch {
+                record(error, at: ref, "node \(hex(ref))")
+                continue
+            }
+            nodeRefs.append(ref)
+            if node.isInner && !node.hasRefs { problem(ref, "node has the inner flag without has-refs") }
+            if node.hasRefs && node.header.widthType != .bits {
+                problem(ref, "has-refs node does not use width type 'bits'")
+            }
+            let size = node.header.byteSize
+            if size > logicalSize - ref {
+                problem(ref, "node of \(size) bytes runs past the logical file size \(logicalSize)")
+            }
+            extents.append(Extent(start: ref, end: min(ref + size, logicalSize), kind: .node))
+
+            guard node.hasRefs, node.header.widthType == .bits else { continue }
+            for i in stride(from: node.count - 1, through: 0, by: -1) {   // pop order = slot order
+                let value = node.int(i)
+                guard value != 0, value & 1 == 0 else { continue }
+                if let reason = refProblem(value) {
+                    problem(ref, "slot \(i) holds \(hex(UInt64(bitPattern: value))), \(reason)")
+                    continue
+                }
+                let child = Int(value)
+                if let first = parentOf[child] {
+                    let firstPlace = first < 0 ? "the file header (top ref)" : "node \(hex(first))"
+                    problem(child, "node is referenced twice: from \(firstPlace) and from node \(hex(ref)) slot \(i)")
+                    continue
+                }
+                parentOf[child] = ref
+                stack.append(child)
+            }
+        }
+    }
+
+    // MARK: - Free lists (§13.3)
+
+    /// A free-list array: nil when the slot is 0 or the node unreadable (the walk reported it).
+    private func freeListArray(_ ref: Int?, _ name: String) -> Node? {
+        guard let ref, let node = try? Node(image: image, ref: ref) else { return nil }
+        guard !node.hasRefs, node.header.widthType == .bits else {
+            problem(ref, "free-list \(name) array is not a plain integer array")
+            return nil
+        }
+        return node
+    }
+
+    private func checkFreeLists(_ top: Node) {
+        guard top.count >= 5 else { return }
+        let positions = freeListArray(top.ref(3), "positions")
+        let lengths = freeListArray(top.ref(4), "lengths")
+        let versions = top.count >= 7 ? freeListArray(top.ref(5), "versions") : nil
+        let count = positions?.count ?? 0
+        if (lengths?.count ?? 0) != count {
+            problem(top.ref, "free-list positions (\(count)) and lengths (\(lengths?.count ?? 0)) differ in length")
+        }
+        if top.count >= 7, (versions?.count ?? 0) != count {
+            problem(top.ref, "free-list positions (\(count)) and versions (\(versions?.count ?? 0)) differ in length")
+        }
+        guard let positions, let lengths else { return }
+        let entries = min(positions.count, lengths.count)
+        freeEntryCount = entries
+        let stored = top.tagged(6) ?? 0
+        let topVersion = stored == 0 ? 1 : stored        // absent or 0 counts as 1 (§5)
+        let logical = Int64(logicalSize)
+        var previousEnd = Int64.min
+        for i in 0..<entries {
+            let position = positions.int(i), length = lengths.int(i)
+            let at = Int(position)
+            let (end, overflow) = position.addingReportingOverflow(length)
+            let range = overflow ? "[\(position), +\(length))" : "[\(hex(UInt64(bitPattern: position))), \(hex(UInt64(bitPattern: end))))"
+            if position % 8 != 0 || length % 8 != 0 { problem(at, "free entry \(i) \(range) is not 8-aligned") }
+            if length <= 0 { problem(at, "free entry \(i) has length \(length) (must be > 0)") }
+            if position < previousEnd {
+                problem(at, "free entry \(i) \(range) is not sorted after, or overlaps, the previous entry")
+            }
+            if position < 24 || overflow || end > logical {
+                problem(at, "free entry \(i) \(range) lies outside [0x18, \(hex(logicalSize)))")
+            }
+            if let versions, i < versions.count {
+                let version = UInt64(bitPattern: versions.int(i))
+                if version > topVersion { problem(at, "free entry \(i) has version \(version) > top version \(topVersion)") }
+            }
+            guard length > 0, !overflow else { continue }
+            previousEnd = max(previousEnd, end)
+            let start = max(position, 0), stop = min(end, logical)
+            if start < stop { extents.append(Extent(start: Int(start), end: Int(stop), kind: .freeEntry(i))) }
+        }
+    }
+
+    // MARK: - Space accounting (§13.3 tiling, §18.1 item 8)
+
+    private func checkTiling() {
+        var all = extents
+        all.append(Extent(start: 0, end: 24, kind: .header))
+        all.sort { $0.start != $1.start ? $0.start < $1.start : $0.end < $1.end }
+        var covered = 0
+        var owner: Extent?
+        for extent in all {
+            if extent.start > covered {
+                problem(covered, "bytes [\(hex(covered)), \(hex(extent.start))) (\(extent.start - covered) bytes) "
+                        + "are neither reachable nor free")
+            } else if extent.start < covered, let owner {
+                problem(extent.start, "\(extent.description) overlaps \(owner.description)")
+            }
+            if extent.end > covered {
+                covered = extent.end
+                owner = extent
+            }
+        }
+        if covered < logicalSize {
+            problem(covered, "bytes [\(hex(covered)), \(hex(logicalSize))) (\(logicalSize - covered) bytes) "
+                    + "before the logical end are neither reachable nor free")
+        }
+    }
+
+    // MARK: - Tables (§7)
+
+    private func checkTables(_ top: Node) {
+        if let namesRef = top.ref(0), let tablesRef = top.ref(1),
+           let names = try? Node(image: image, ref: namesRef), let tables = try? Node(image: image, ref: tablesRef) {
+            if names.count != tables.count {
+                problem(tablesRef, "\(names.count) table names for \(tables.count) table slots")
+            }
+            if tables.hasRefs, tables.header.widthType == .bits {
+                for i in 0..<tables.count where tables.int(i) == 0 {
+                    problem(tablesRef, "table slot \(i) is 0: neither a table nor a removed-table tag")
+                }
+            }
+        }
+        var positionOfKey = [TableKey: Int]()
+        for table in snapshot.tables {
+            let index = Int(table.key.value & 0xFFFF)
+            if index != table.position {
+                problem(table.ref, "table '\(table.name)' at position \(table.position) has key \(hex(table.key.value)), "
+                        + "which names position \(index)")
+            }
+            if let other = positionOfKey[table.key] {
+                problem(table.ref, "table '\(table.name)' has the same key \(hex(table.key.value)) as the table at position \(other)")
+            } else {
+                positionOfKey[table.key] = table.position
+            }
+            checkTable(table)
+            if outOfBudget { return }
+        }
+    }
+
+    private func describe(_ column: Column, of table: Table) -> String {
+        column.isBacklink ? "table '\(table.name)' backlink column \(hex(column.key.value))"
+                          : "table '\(table.name)' column '\(column.name)'"
+    }
+
+    private func checkTable(_ table: Table) {
+        var columnOfLeaf = [Int: Column]()
+        for column in table.columns {
+            if let other = columnOfLeaf[column.leafIndex] {
+                problem(table.ref, "\(describe(column, of: table)) uses leaf index \(column.leafIndex), "
+                        + "as does \(describe(other, of: table))")
+            } else {
+                columnOfLeaf[column.leafIndex] = column
+            }
+        }
+        checkPrimaryKey(table)
+        if let root = table.clusterRef {
+            var walk = ClusterWalk(table: table, tombstones: false, usedSlots: Set(columnOfLeaf.keys.map { $0 + 1 }))
+            _ = visitCluster(root, base: 0, expectedDepth: nil, &walk)
+        } else {
+            problem(table.ref, "table '\(table.name)' has no object cluster tree (slot 2)")
+        }
+        if let root = table.tombstonesRef, !outOfBudget {
+            var walk = ClusterWalk(table: table, tombstones: true, usedSlots: Set(columnOfLeaf.keys.map { $0 + 1 }))
+            _ = visitCluster(root, base: 0, expectedDepth: nil, &walk)
+        }
+    }
+
+    /// §7.7: the PK column exists, has an allowed type and, from format 22 on, a search index.
+    private func checkPrimaryKey(_ table: Table) {
+        guard let key = table.primaryKey else { return }
+        guard let column = table.primaryKeyColumn else {
+            problem(table.ref, "table '\(table.name)': primary key column \(hex(UInt64(bitPattern: key.value))) does not exist")
+            return
+        }
+        if !Self.primaryKeyTypes.contains(column.type) || column.collection != nil || column.isBacklink {
+            problem(table.ref, "table '\(table.name)': primary key column '\(column.name)' has type "
+                    + "\(column.type.propertyTypeName)\(column.collection.map { " \($0.rawValue)" } ?? ""), "
+                    + "not int, string, objectId or uuid")
+        }
+        if snapshot.fileFormat >= 22 && column.searchIndexRef == nil {
+            problem(table.ref, "table '\(table.name)': primary key column '\(column.name)' has no search index")
+        }
+    }
+
+    // MARK: - Cluster trees (§8)
+
+    private struct ClusterWalk {
+        let table: Table
+        let tombstones: Bool
+        /// Leaf slots that belong to a column (leaf index + 1).
+        let usedSlots: Set<Int>
+        var lastKey: UInt64?
+        var what: String { "table '\(table.name)' \(tombstones ? "tombstone" : "object") tree" }
+    }
+
+    /// Checks the subtree at `ref`; returns its object count, nil when it could not be counted.
+    private func visitCluster(_ ref: Int, base: UInt64, expectedDepth: Int?, _ walk: inout ClusterWalk) -> Int? {
+        guard !outOfBudget else { return nil }
+        let node: Node
+        do {
+            node = try snapshot.node(ref)
+        } catch {
+            record(error, at: ref, walk.what)
+            return nil
+        }
+        guard node.hasRefs, node.header.widthType == .bits, node.count >= 1 else {
+            problem(ref, "\(walk.what): cluster node is not a non-empty has-refs array")
+            return nil
+        }
+        if !node.isInner {
+            if let depth = expectedDepth, depth != 0 {
+                problem(ref, "\(walk.what): a leaf where an inner node of depth \(depth) was expected "
+                        + "(leaves at different depths)")
+            }
+            return checkClusterLeaf(node, base: base, &walk)
+        }
+        guard node.count >= 3, let depth = node.tagged(1), depth >= 1, depth <= UInt64(Self.maxClusterDepth) else {
+            problem(ref, "\(walk.what): inner node without a valid depth in slot 1")
+            return nil
+        }
+        if let expected = expectedDepth, expected != Int(depth) {
+            problem(ref, "\(walk.what): inner node of depth \(depth) where depth \(expected) was expected")
+            return nil
+        }
+        let children = node.count - 3
+        if children == 0 { problem(ref, "\(walk.what): inner node without children") }
+        if children > Self.maxClusterNodeEntries {
+            problem(ref, "\(walk.what): inner node has \(children) children (at most \(Self.maxClusterNodeEntries))")
+        }
+        var offsets: Node?
+        let slot0 = node.int(0)
+        if slot0 & 1 == 1 {
+            problem(ref, "\(walk.what): inner node slot 0 holds a tagged value, not 0 or a ref to key offsets")
+            return nil
+        }
+        if slot0 != 0 {
+            let o: Node
+            do {
+                o = try snapshot.node(Int(slot0))
+            } catch {
+                record(error, at: ref, walk.what)
+                return nil
+            }
+            guard !o.hasRefs, o.header.widthType == .bits, o.count == children else {
+                problem(o.ref, "\(walk.what): key offsets are not a plain integer array of \(children) entries")
+                return nil
+            }
+            if children > 0 && o.unsigned(0) != 0 {
+                problem(o.ref, "\(walk.what): first key offset is \(o.unsigned(0)), not 0")
+            }
+            if children > 1, let j = (1..<children).first(where: { o.unsigned($0) <= o.unsigned($0 - 1) }) {
+                problem(o.ref, "\(walk.what): key offset \(j) is not greater than the one before it")
+            }
+            offsets = o
+        }
+        let size = node.tagged(2)
+        if size == nil { problem(ref, "\(walk.what): inner node has no tagged subtree size in slot 2") }
+        var sum = 0
+        var complete = true
+        for j in 0..<children {
+            guard let child = node.ref(3 + j) else {
+                problem(ref, "\(walk.what): inner node child \(j) is not a ref")
+                complete = false
+                continue
+            }
+            let offset = offsets?.unsigned(j) ?? (UInt64(j) << (8 * depth))    // compact form (§8.2)
+            if let n = visitCluster(child, base: base &+ offset, expectedDepth: Int(depth) - 1, &walk) {
+                sum += n
+            } else {
+                complete = false
+            }
+            if outOfBudget { return nil }
+        }
+        guard complete else { return nil }
+        if let size, size != UInt64(sum) {
+            problem(ref, "\(walk.what): inner node size slot says \(size) objects but its children hold \(sum)")
+        }
+        return sum
+    }
+
+    private func checkClusterLeaf(_ leaf: Node, base: UInt64, _ walk: inout ClusterWalk) -> Int? {
+        let first = leaf.int(0)
+        let count: Int
+        var keys: Node?
+        if first & 1 == 1 {
+            let n = UInt64(bitPattern: first) >> 1
+            guard n <= 0xFF_FFFF else {         // more than any column leaf can hold
+                problem(leaf.ref, "\(walk.what): cluster leaf claims \(n) objects")
+                return nil
+            }
+            count = Int(n)
+        } else if first == 0 {
+            problem(leaf.ref, "\(walk.what): cluster leaf has neither an object count nor a key array in slot 0")
+            return nil
+        } else {
+            do {
+                keys = try snapshot.node(Int(first))
+            } catch {
+                record(error, at: leaf.ref, walk.what)
+                return nil
+            }
+            guard let k = keys, !k.hasRefs, k.header.widthType == .bits else {
+                problem(Int(first), "\(walk.what): cluster key array is not a plain integer array")
+                return nil
+            }
+            count = k.count
+        }
+        if count > Self.maxClusterNodeEntries {
+            problem(leaf.ref, "\(walk.what): cluster leaf holds \(count) objects (at most \(Self.maxClusterNodeEntries))")
+        }
+        var orderReported = false, signReported = false
+        for row in 0..<count {
+            let (key, overflow) = base.addingReportingOverflow(keys?.unsigned(row) ?? UInt64(row))
+            if overflow {
+                problem(leaf.ref, "\(walk.what): ObjKey of row \(row) overflows 64 bits")
+                break
+            }
+            if let last = walk.lastKey, key <= last, !orderReported {
+                problem(keys?.ref ?? leaf.ref, "\(walk.what): ObjKey \(Int64(bitPattern: key)) (row \(row)) does not "
+                        + "follow ObjKey \(Int64(bitPattern: last)): keys must be strictly ascending")
+                orderReported = true
+            }
+            let signed = Int64(bitPattern: key)
+            if (walk.tombstones ? signed > -2 : signed < 0) && !signReported {
+                problem(leaf.ref, "\(walk.what): ObjKey \(signed) (row \(row)) is "
+                        + (walk.tombstones ? "not a tombstone key (≤ −2)" : "negative"))
+                signReported = true
+            }
+            walk.lastKey = key
+        }
+        checkColumnLeaves(leaf, objects: count, walk)
+        return count
+    }
+
+    // MARK: - Column leaves (§9)
+
+    private func checkColumnLeaves(_ leaf: Node, objects: Int, _ walk: ClusterWalk) {
+        let table = walk.table
+        for column in table.columns {
+            if outOfBudget { return }
+            let slot = column.leafIndex + 1
+            let what = describe(column, of: table)
+            guard slot < leaf.count else {
+                problem(leaf.ref, "\(walk.what): cluster leaf has no slot for \(what) (leaf index \(column.leafIndex))")
+                continue
+            }
+            guard let ref = leaf.ref(slot) else {
+                problem(leaf.ref, "\(walk.what): cluster leaf slot \(slot) for \(what) holds no ref")
+                continue
+            }
+            if let values = valueCount(ref, column, table, objects: objects, what), values != objects {
+                problem(ref, "\(what) holds \(values) values for \(objects) objects")
+            }
+        }
+        for slot in 1..<max(leaf.count, 1) where !walk.usedSlots.contains(slot) && leaf.int(slot) != 0 {
+            problem(leaf.ref, "\(walk.what): cluster leaf slot \(slot) holds data but no column has leaf index \(slot - 1)")
+        }
+    }
+
+    /// The number of values the column leaf at `ref` holds; nil when it could not be decoded
+    /// (the reason is reported).
+    private func valueCount(_ ref: Int, _ column: Column, _ table: Table, objects: Int, _ what: String) -> Int? {
+        do throws(FormatError) {
+            let node = try snapshot.node(ref)
+            // A plain leaf never holds more than 17 elements per object (16-byte UUIDs plus null
+            // bits); refusing larger ones before decoding keeps hostile counts from allocating.
+            if !node.hasRefs, node.count > 17 * objects + 1 {
+                problem(ref, "\(what) has \(node.count) elements for \(objects) objects")
+                return nil
+            }
+            if column.isBacklink {
+                guard node.hasRefs, node.header.widthType == .bits else {
+                    throw FormatError.corrupt(offset: ref, reason: "backlink leaf is not a has-refs integer array")
+                }
+                return try snapshot.decodeBacklinks(ref).count
+            }
+            if column.collection != nil {
+                guard node.hasRefs, node.header.widthType == .bits else {
+                    throw FormatError.corrupt(offset: ref, reason: "collection leaf is not an array of refs")
+                }
+                for i in 0..<node.count {
+                    if outOfBudget { return nil }
+                    if node.int(i) & 1 == 1 {
+                        problem(ref, "\(what): collection cell \(i) holds a tagged value, not a ref or 0")
+                        continue
+                    }
+                    do {
+                        _ = try snapshot.decodeCollection(node.ref(i), column: column)
+                    } catch {
+                        record(error, at: node.ref(i) ?? ref, "\(what), collection of row \(i)")
+                    }
+                }
+                return node.count
+            }
+            return try snapshot.decodeLeaf(ref, type: column.type, nullable: column.isNullable, context: .cluster,
+                                           enumValues: table.enumValuesRef(for: column)).count
+        } catch {
+            record(error, at: ref, what)
+            return nil
+        }
+    }
+}
