@@ -9,7 +9,7 @@ public protocol Command: Sendable {
 /// Every subcommand, in the order `realmsh help` lists them.
 enum Commands {
     static let all: [any Command.Type] = [
-        InfoCommand.self, SchemaCommand.self, ExportCommand.self, CompactCommand.self, EncryptCommand.self,
+        InfoCommand.self, SchemaCommand.self, ExportCommand.self, VerifyCommand.self, CompactCommand.self, EncryptCommand.self,
         DecryptCommand.self, RekeyCommand.self, KeygenCommand.self, HelpCommand.self,
     ]
 

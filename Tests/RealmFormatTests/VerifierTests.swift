@@ -1,33 +1,17 @@
 import Foundation
-import XCTest
 @testable import RealmFormat
+import RealmTestSupport
+import XCTest
 
 final class VerifierTests: XCTestCase {
-    /// `<package root>/../shared/fixtures`, where CI clones `shared/` beside the repository;
-    /// `/work/shared/fixtures` when that does not exist.
-    static let fixturesDirectory: String = {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()        // RealmFormatTests
-            .deletingLastPathComponent()        // Tests
-            .deletingLastPathComponent()        // package root
-        let beside = packageRoot.appendingPathComponent("../shared/fixtures").standardizedFileURL.path
-        return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/fixtures"
-    }()
+    static let fixturesDirectory = Fixtures.directory
 
     /// Written by a REALM_MAX_BPNODE_SIZE=4 test build; realm-core's own verify fails on them.
     static let nodeSize4Files: Set<String> = ["test_upgrade_database_4_10_to_11.realm", "test_upgrade_database_4_23.realm"]
 
     static func fixture(_ name: String) -> String { fixturesDirectory + "/realm-core/" + name }
 
-    static func allFixturePaths() throws -> [String] {
-        var paths = [String]()
-        for folder in ["realm-core", "realm-core-tests"] {
-            let directory = fixturesDirectory + "/" + folder
-            let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            paths += names.filter { $0.hasSuffix(".realm") }.sorted().map { directory + "/" + $0 }
-        }
-        return paths
-    }
+    static func allFixturePaths() throws -> [String] { Fixtures.allRealmFiles() }
 
     static func bytes(of path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -1,0 +1,36 @@
+import RealmFormat
+import RealmObjects
+
+/// `realmsh verify FILE`: an integrity check of every node, free list and table.
+struct VerifyCommand: Command {
+    static let spec = CommandSpec(
+        name: "verify",
+        abstract: "Check a file's integrity: refs, node headers, space accounting, clusters, columns.",
+        discussion: "Prints OK, or each problem with its byte offset. Exit status 0 when the file is sound, 65 when it is not.",
+        arguments: [.init("FILE", help: "The .realm file.")],
+        options: [.flag("quiet", short: "q", help: "Print nothing; only the exit status tells.")] + KeyOptions.options,
+        examples: ["realmsh verify default.realm"])
+
+    let path: String
+    let key: KeyOptions
+    let quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        key = KeyOptions(arguments)
+        quiet = arguments.flag("quiet")
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        let snapshot: Snapshot
+        let encryptionKey = try key.resolve(io)
+        do { snapshot = try Snapshot(path: path, key: encryptionKey) } catch { throw ShellError.reading(path, error) }
+        let report = Verifier.verify(snapshot)
+        if !quiet {
+            for p in report.problems { io.print("\(hex(p.offset)): \(p.message)") }
+            let summary = "\(report.nodeCount) nodes, \(report.freeEntryCount) free ranges, logical size \(report.logicalSize), file format \(snapshot.fileFormat)"
+            io.print(report.isOK ? "OK: \(summary)" : "FAILED: \(report.problems.count) problems; \(summary)")
+        }
+        return report.isOK ? .success : .dataError
+    }
+}
