@@ -271,6 +271,25 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// The verifier checks index content: an entry naming the wrong object is reported.
+    func testTheVerifierReportsAStaleIndexEntry() throws {
+        var bytes = try VerifierTests.bytes(of: Fixtures.path("realm-core/basic.realm"))
+        let snapshot = try VerifierTests.open(bytes)
+        XCTAssertTrue(Verifier.verify(snapshot).isOK)
+        let column = try XCTUnwrap(snapshot.table(named: "class_Person")?.column(named: "name"))
+        let reader = SearchIndexReader(snapshot: snapshot, rootRef: try XCTUnwrap(column.searchIndexRef))
+        let root = try reader.indexNode(reader.rootRef)
+        XCTAssertFalse(root.node.isInner)
+        let slot = try XCTUnwrap((1..<root.node.count).first { root.node.int($0) & 1 == 1 })
+        let objKey = root.node.int(slot) >> 1
+        try VerifierTests.setElement(&bytes, node: reader.rootRef, index: slot, to: (objKey == 0 ? 1 : 0) << 1 | 1)
+        let report = Verifier.verify(try VerifierTests.open(bytes))
+        XCTAssertFalse(report.isOK)
+        XCTAssertTrue(report.problems.allSatisfy { $0.message.contains("column 'name' search index") }, "\(report.problems)")
+        XCTAssertTrue(report.problems.contains { $0.message.contains("object \(objKey)") && $0.message.contains("is missing") },
+                      "\(report.problems)")
+    }
+
     // MARK: hostile input
 
     func testHostileIndexesThrowInsteadOfTrapping() throws {
