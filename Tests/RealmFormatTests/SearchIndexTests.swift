@@ -109,6 +109,69 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// The REALM_MAX_BPNODE_SIZE=4 fixtures, read with that build's cluster shift (2 × depth,
+    /// §19 item 3): every index verifies against its column, and `table.id` of the format-23
+    /// file (40 int keys: ten 4-key leaves under two levels of inner nodes, so inner splits
+    /// too) is rebuilt node for node by inserting in key order with 4-key nodes.
+    func testNodeSize4FixturesAgreeWithTheirIndexesAndInnerSplitsMatchRealm() throws {
+        var identical = [String]()
+        for name in VerifierTests.nodeSize4Files.sorted() + ["test_upgrade_database_4_22.realm"] {
+            let snapshot = try Snapshot(path: Fixtures.path("realm-core-tests/" + name))
+            for table in snapshot.tables {
+                for column in table.columns where SearchIndexVerifier.isCheckable(column) {
+                    let what = "\(name) \(table.name).\(column.name)"
+                    let values = try Self.clusterValues(snapshot, table, column, shiftPerDepth: 2)
+                    let fixture = SearchIndexReader(snapshot: snapshot, rootRef: try XCTUnwrap(column.searchIndexRef))
+                    XCTAssertEqual(SearchIndexVerifier.verify(snapshot: snapshot, rootRef: fixture.rootRef, columnType: column.type,
+                                                              values: values, maxNodeSize: 4), [], what)
+                    try checkLookups(fixture, type: column.type, values: values, what)
+                    var model = [Int64: Value]()
+                    for (k, v) in values { model[k] = v }
+                    let writer = SearchIndexWriter(columnType: column.type, maxNodeSize: 4) { k throws(FormatError) in model[k] ?? .null }
+                    var root = SearchIndexWriter.makeEmpty()
+                    for (k, v) in values { root = try writer.insert(v, objKey: k, into: root) }
+                    if try IndexTreeComparison.difference(try LaidOutIndex(root).reader, fixture) == nil { identical.append(what) }
+                }
+            }
+        }
+        XCTAssertTrue(identical.contains("test_upgrade_database_4_23.realm table.id"), "\(identical)")
+        XCTAssertTrue(identical.contains("test_upgrade_database_4_10_to_11.realm table.id"), "\(identical)")
+    }
+
+    /// (ObjKey, value) of every object, in key order, for a cluster tree whose compact inner
+    /// nodes use `shiftPerDepth` × depth (8 in production builds, 2 in node-size-4 builds).
+    static func clusterValues(_ snapshot: Snapshot, _ table: Table, _ column: Column,
+                              shiftPerDepth: UInt64) throws -> [(objKey: Int64, value: Value)] {
+        var out = [(objKey: Int64, value: Value)]()
+        func visit(_ ref: Int, base: UInt64, depth: Int) throws {
+            XCTAssertLessThan(depth, 16)
+            let node = try snapshot.node(ref)
+            guard node.isInner else {
+                let first = node.int(0)
+                var keys = [UInt64]()
+                if first & 1 == 1 {
+                    keys = Array(0..<(UInt64(bitPattern: first) >> 1))
+                } else {
+                    let k = try snapshot.node(Int(first))
+                    keys = (0..<k.count).map { k.unsigned($0) }
+                }
+                let values = try snapshot.decodeLeaf(try XCTUnwrap(node.ref(column.leafIndex + 1)), type: column.type,
+                                                     nullable: column.isNullable, context: .cluster,
+                                                     enumValues: table.enumValuesRef(for: column))
+                for (row, key) in keys.enumerated() { out.append((Int64(bitPattern: base + key), values[row])) }
+                return
+            }
+            let level = try XCTUnwrap(node.tagged(1))
+            let offsets = try node.ref(0).map { try snapshot.node($0) }
+            for j in 0..<(node.count - 3) {
+                let offset = offsets.map { $0.unsigned(j) } ?? (UInt64(j) << (shiftPerDepth * level))
+                try visit(try XCTUnwrap(node.ref(3 + j)), base: base + offset, depth: depth + 1)
+            }
+        }
+        try visit(try XCTUnwrap(table.clusterRef), base: 0, depth: 0)
+        return out
+    }
+
     // MARK: random sequences
 
     func testRandomInsertEraseSequencesAgreeWithAModel() throws {
