@@ -19,7 +19,10 @@ public struct InMemoryIndexNodes: IndexNodeLoader {
     public func releaseSubtree(_ node: MutableNode) {}
 }
 
-/// A loader made of a closure, for callers with their own node source.
+/// A loader made of a closure, for callers with their own node source. The closure is not
+/// told which children are `ArrayUnsigned`: it must load B+tree offsets (slot 0 of a
+/// duplicate list's inner nodes) unsigned itself, or lists of more than `maxNodeSize` keys
+/// in the general form may be refused as corrupt.
 public struct ClosureIndexNodes: IndexNodeLoader {
     let load: (MutableNode, Int) throws(FormatError) -> MutableNode?
     let release: (MutableNode) throws(FormatError) -> Void
