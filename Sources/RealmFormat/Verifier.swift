@@ -20,6 +20,9 @@
 ///    0, ascending), subtree sizes equal to the sum of the children, ObjKeys strictly ascending
 ///    over the whole tree (non-negative in the object tree, ≤ −2 in the tombstone tree), and
 ///    every column leaf decoding to exactly one value per object.
+/// 6. Search indexes (§12, §18.1 item 5): each general index on a plain column is a well-formed
+///    tree holding every object under its value's key chain exactly once, and nothing else
+///    (`SearchIndexVerifier`).
 ///
 /// The structural walk (1–3) reads nodes directly, with a visited set instead of the snapshot's
 /// work budget, so files of any size are walked completely. The table checks (5) decode through
@@ -356,6 +359,9 @@ final class VerificationRun {
         if let root = table.tombstonesRef, !outOfBudget {
             var walk = ClusterWalk(table: table, tombstones: true, usedSlots: Set(columnOfLeaf.keys.map { $0 + 1 }))
             _ = visitCluster(root, base: 0, expectedDepth: nil, &walk)
+        }
+        if !outOfBudget {
+            for p in SearchIndexVerifier.verifyIndexes(of: table, snapshot: snapshot) { problem(p.offset, p.message) }
         }
     }
 

@@ -1,0 +1,298 @@
+/// Reads a general search index (realm-format.md §12.2): a tree of index nodes, each a
+/// has-refs array `[keys, entry…]` with the context flag, where the keys are ascending signed
+/// 32-bit chunks of the values' index bytes (§12.3). Inner nodes point at children (key i = the
+/// last key of child i); a leaf entry is T(ObjKey), a duplicate list (B+tree of ObjKeys) or a
+/// sub-index for the next four bytes.
+///
+/// The index keeps only as many chunks as it needs to tell values apart, so `find` confirms
+/// every candidate by reading its actual value. Nothing from disk is trusted: node shapes,
+/// depths and offsets are checked, and every problem is a `FormatError.corrupt`.
+public struct SearchIndexReader {
+    /// Inner levels within one sub-index tree: 1000-key nodes need 4 for any file; builds with
+    /// tiny nodes (REALM_MAX_BPNODE_SIZE 4) need about log2 of the key count.
+    static let maxInnerDepth = 48
+    /// Levels of a duplicate list's B+tree.
+    static let maxListDepth = 48
+
+    let snapshot: Snapshot
+    public let rootRef: Int
+
+    public init(snapshot: Snapshot, rootRef: Int) {
+        self.snapshot = snapshot
+        self.rootRef = rootRef
+    }
+
+    /// The ObjKeys whose value equals `value` (Realm's comparison, `ValueOrder.compare`), in
+    /// index order. `readValue` returns an object's current value in the column.
+    public func find(_ value: Value, columnType: ColumnType,
+                     readValue: (Int64) throws(FormatError) -> Value) throws(FormatError) -> [Int64] {
+        guard let data = IndexKey.bytes(of: value, columnType: columnType) else { return [] }
+        var out = [Int64]()
+        for key in try candidates(data) where ValueOrder.compare(try readValue(key), value) == 0 {
+            out.append(key)
+        }
+        return out
+    }
+
+    /// The ObjKeys stored where values with index bytes `data` would be, unconfirmed.
+    public func candidates(_ data: IndexBytes) throws(FormatError) -> [Int64] {
+        var ref = rootRef
+        var offset = 0
+        var innerDepth = 0
+        while true {
+            let node = try indexNode(ref)
+            let key = IndexKey.key(data, offset: offset)
+            let i = node.lowerBound(key)
+            guard i < node.keyCount else { return [] }
+            if node.node.isInner {
+                innerDepth += 1
+                guard innerDepth <= Self.maxInnerDepth else {
+                    throw .corrupt(offset: ref, reason: "search index inner nodes nest deeper than \(Self.maxInnerDepth) levels")
+                }
+                ref = try node.childRef(i)
+                continue
+            }
+            guard node.key(i) == Int64(key) else { return [] }
+            switch try leafEntry(node, i) {
+            case let .single(objKey):
+                return [objKey]
+            case let .list(listRef):
+                return try listKeys(listRef)
+            case let .subIndex(subRef):
+                offset += 4
+                guard offset <= IndexKey.maxOffset else {
+                    throw .corrupt(offset: ref, reason: "search index has a sub-index beyond byte offset \(IndexKey.maxOffset)")
+                }
+                ref = subRef
+                innerDepth = 0
+            }
+        }
+    }
+
+    /// Every entry of the index, in key order: the key chain that leads to it and its ObjKey
+    /// (one entry per ObjKey of a duplicate list).
+    public func allEntries() throws(FormatError) -> [SearchIndexEntry] {
+        var out = [SearchIndexEntry]()
+        try walk(entry: { out.append($0) }, irregularity: { _, _ in })
+        return out
+    }
+
+    // MARK: walking
+
+    /// Visits every entry; `irregularity` receives structural problems that do not stop the
+    /// walk (offset, description); unreadable structure throws.
+    func walk(maxNodeSize: Int = 1000, entry: (SearchIndexEntry) -> Void,
+              irregularity: (Int, String) -> Void) throws(FormatError) {
+        _ = try walkTree(rootRef, offset: 0, chain: [], maxNodeSize: maxNodeSize, entry: entry, irregularity: irregularity)
+    }
+
+    /// Walks one index tree (the root or a sub-index); returns its number of keys.
+    private func walkTree(_ ref: Int, offset: Int, chain: [Int32], maxNodeSize: Int,
+                          entry: (SearchIndexEntry) -> Void, irregularity: (Int, String) -> Void) throws(FormatError) -> Int {
+        var leafDepth: Int?
+        var keyCount = 0
+        func visit(_ ref: Int, depth: Int) throws(FormatError) -> Int64? {
+            guard depth <= Self.maxInnerDepth else {
+                throw .corrupt(offset: ref, reason: "search index inner nodes nest deeper than \(Self.maxInnerDepth) levels")
+            }
+            let node = try indexNode(ref)
+            if !node.node.context { irregularity(ref, "search index node lacks the context flag") }
+            if node.keyCount > maxNodeSize {
+                irregularity(ref, "search index node has \(node.keyCount) keys (at most \(maxNodeSize))")
+            }
+            for i in 0..<node.keyCount {
+                let k = node.key(i)
+                if k < Int64(Int32.min) || k > Int64(Int32.max) {
+                    irregularity(node.keys.ref, "search index key \(k) is not a signed 32-bit value")
+                } else if i > 0 && k <= node.key(i - 1) {
+                    irregularity(node.keys.ref, "search index keys are not strictly ascending at position \(i)")
+                }
+            }
+            if node.node.isInner {
+                if node.keyCount == 0 { irregularity(ref, "search index inner node has no children") }
+                for i in 0..<node.keyCount {
+                    let last = try visit(try node.childRef(i), depth: depth + 1)
+                    if let last, last != node.key(i) {
+                        irregularity(ref, "search index inner node key \(i) is \(node.key(i)), but its child's last key is \(last)")
+                    } else if last == nil {
+                        irregularity(ref, "search index inner node child \(i) is empty")
+                    }
+                }
+            } else {
+                if let d = leafDepth, d != depth {
+                    irregularity(ref, "search index leaves at different depths (\(d) and \(depth))")
+                }
+                leafDepth = depth
+                keyCount += node.keyCount
+                for i in 0..<node.keyCount {
+                    let key = Int32(truncatingIfNeeded: node.key(i))
+                    let here = chain + [key]
+                    switch try leafEntry(node, i) {
+                    case let .single(objKey):
+                        entry(SearchIndexEntry(keys: here, objKey: objKey, kind: .single))
+                    case let .list(listRef):
+                        let keys = try listKeys(listRef, maxNodeSize: maxNodeSize, irregularity: irregularity)
+                        if keys.isEmpty { irregularity(listRef, "search index duplicate list is empty") }
+                        for (position, objKey) in keys.enumerated() {
+                            entry(SearchIndexEntry(keys: here, objKey: objKey, kind: .list(ref: listRef, position: position)))
+                        }
+                    case let .subIndex(subRef):
+                        guard offset + 4 <= IndexKey.maxOffset else {
+                            throw .corrupt(offset: ref, reason: "search index has a sub-index beyond byte offset \(IndexKey.maxOffset)")
+                        }
+                        let n = try walkTree(subRef, offset: offset + 4, chain: here, maxNodeSize: maxNodeSize,
+                                             entry: entry, irregularity: irregularity)
+                        if n == 0 { irregularity(subRef, "search index sub-index is empty") }
+                    }
+                }
+            }
+            return node.keyCount > 0 ? node.key(node.keyCount - 1) : nil
+        }
+        _ = try visit(ref, depth: 0)
+        return keyCount
+    }
+
+    // MARK: nodes
+
+    /// One index node and its keys array.
+    struct IndexNode {
+        let node: Node
+        let keys: Node
+        var keyCount: Int { keys.count }
+        func key(_ i: Int) -> Int64 { keys.int(i) }
+
+        /// The first position whose key is ≥ `key` (keyCount if none).
+        func lowerBound(_ key: Int32) -> Int {
+            var lo = 0, hi = keyCount
+            let k = Int64(key)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if keys.int(mid) < k { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+
+        func childRef(_ i: Int) throws(FormatError) -> Int {
+            guard let ref = node.ref(i + 1) else {
+                throw .corrupt(offset: node.ref, reason: "search index inner node entry \(i) is not a ref")
+            }
+            return ref
+        }
+    }
+
+    enum Entry {
+        case single(Int64)
+        case list(Int)
+        case subIndex(Int)
+    }
+
+    func indexNode(_ ref: Int) throws(FormatError) -> IndexNode {
+        let node = try snapshot.node(ref)
+        guard node.hasRefs, node.header.widthType == .bits, node.count >= 1, let keysRef = node.ref(0) else {
+            throw .corrupt(offset: ref, reason: "search index node is not a has-refs array with its keys in slot 0")
+        }
+        let keys = try snapshot.node(keysRef)
+        guard !keys.hasRefs, keys.header.widthType == .bits, keys.count == node.count - 1 else {
+            throw .corrupt(offset: keysRef, reason: "search index keys array does not hold one key per entry (\(node.count - 1))")
+        }
+        return IndexNode(node: node, keys: keys)
+    }
+
+    /// Leaf entry `i`: a tagged ObjKey, or a ref whose target's context flag tells a sub-index
+    /// (set) from a duplicate list (clear).
+    func leafEntry(_ node: IndexNode, _ i: Int) throws(FormatError) -> Entry {
+        let v = node.node.int(i + 1)
+        if v & 1 == 1 { return .single(Int64(bitPattern: UInt64(bitPattern: v) >> 1)) }
+        guard v != 0 else {
+            throw .corrupt(offset: node.node.ref, reason: "search index leaf entry \(i) is 0")
+        }
+        let target = try snapshot.node(Int(v))
+        return target.context ? .subIndex(Int(v)) : .list(Int(v))
+    }
+
+    /// The ObjKeys of a duplicate list (a B+tree of int64, §11), in stored order.
+    func listKeys(_ ref: Int) throws(FormatError) -> [Int64] {
+        try listKeys(ref, maxNodeSize: .max, irregularity: { _, _ in })
+    }
+
+    /// The same, reporting B+tree irregularities (§11, §18.1 item 3): oversized nodes, inner
+    /// nodes without children, sizes or offsets that do not match the children.
+    func listKeys(_ ref: Int, maxNodeSize: Int, irregularity: (Int, String) -> Void) throws(FormatError) -> [Int64] {
+        var out = [Int64]()
+        /// Returns the number of elements below `ref`.
+        func visit(_ ref: Int, depth: Int) throws(FormatError) -> Int {
+            let node = try snapshot.node(ref)
+            guard node.header.widthType == .bits else {
+                throw .corrupt(offset: ref, reason: "search index duplicate list is not an integer array")
+            }
+            guard node.isInner else {
+                guard !node.hasRefs else {
+                    throw .corrupt(offset: ref, reason: "search index duplicate list leaf has the has-refs flag")
+                }
+                if node.count > maxNodeSize {
+                    irregularity(ref, "search index duplicate list leaf holds \(node.count) keys (at most \(maxNodeSize))")
+                }
+                out += node.ints()
+                return node.count
+            }
+            guard depth < Self.maxListDepth, node.hasRefs, node.count >= 3 else {
+                throw .corrupt(offset: ref, reason: "search index duplicate list inner node is malformed or too deep")
+            }
+            let children = node.count - 2
+            if children > maxNodeSize {
+                irregularity(ref, "search index duplicate list inner node has \(children) children (at most \(maxNodeSize))")
+            }
+            var sizes = [Int]()
+            for j in 1...children {
+                guard let child = node.ref(j) else {
+                    throw .corrupt(offset: ref, reason: "search index duplicate list child \(j - 1) is not a ref")
+                }
+                let n = try visit(child, depth: depth + 1)
+                if n == 0 { irregularity(child, "search index duplicate list has an empty node below the root") }
+                sizes.append(n)
+            }
+            let total = sizes.reduce(0, +)
+            if node.tagged(node.count - 1) != UInt64(total) {
+                irregularity(ref, "search index duplicate list inner node size slot does not equal its \(total) elements")
+            }
+            if let e = node.tagged(0) {
+                if !sizes.dropLast().allSatisfy({ UInt64($0) == e }) || UInt64(sizes.last ?? 0) > e {
+                    irregularity(ref, "search index duplicate list compact node (E = \(e)) has children of sizes other than E")
+                }
+            } else if let offsetsRef = node.ref(0) {
+                let offsets = try snapshot.node(offsetsRef)
+                var sum = 0
+                let expected = sizes.dropLast().map { s -> UInt64 in sum += s; return UInt64(sum) }
+                if offsets.count != expected.count || (0..<offsets.count).contains(where: { offsets.unsigned($0) != expected[$0] }) {
+                    irregularity(offsetsRef, "search index duplicate list offsets do not match its children")
+                }
+            } else {
+                irregularity(ref, "search index duplicate list inner node has neither E nor offsets in slot 0")
+            }
+            return total
+        }
+        _ = try visit(ref, depth: 0)
+        return out
+    }
+}
+
+/// One ObjKey in a search index and the chain of keys (one per sub-index level, the root's
+/// first) under which it is stored.
+public struct SearchIndexEntry: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// T(ObjKey) in a leaf.
+        case single
+        /// Element `position` of the duplicate list at `ref`.
+        case list(ref: Int, position: Int)
+    }
+
+    public let keys: [Int32]
+    public let objKey: Int64
+    public let kind: Kind
+
+    public init(keys: [Int32], objKey: Int64, kind: Kind) {
+        self.keys = keys
+        self.objKey = objKey
+        self.kind = kind
+    }
+}
