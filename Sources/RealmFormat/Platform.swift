@@ -95,6 +95,19 @@ public enum Platform {
 
     public static func lastErrno() -> Int32 { errno }
 
+    /// Everything on standard input.
+    public static func readStandardInput() -> [UInt8] {
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        return out
+    }
+
     /// Whether `fd` is a terminal (colour, tables and prompts only then).
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 

@@ -16,6 +16,9 @@ public struct Table: Sendable {
     public let tombstonesRef: Int?
     /// Object sequence number (slot 9), the next key source (§8.5).
     public let sequenceNumber: UInt64
+    /// Column-key sequence (slot 5) and content version (slot 6).
+    public let columnKeySequence: UInt64
+    public let contentVersion: UInt64
     /// Distinct-value lists of enumerated string columns, by spec index (§9.4.4).
     let enumValueRefs: [Int?]
 
@@ -38,6 +41,8 @@ public struct Table: Sendable {
         clusterRef = top.ref(2)
         tombstonesRef = top.count > 13 ? top.ref(13) : nil
         sequenceNumber = top.tagged(9) ?? 0
+        columnKeySequence = top.tagged(5) ?? 0
+        contentVersion = top.tagged(6) ?? 0
         primaryKey = top.tagged(11).map { ColumnKey(value: Int64(bitPattern: $0)) }
         kind = Kind(rawValue: Int((top.tagged(12) ?? 0) & 3)) ?? .topLevel
 

@@ -10,7 +10,8 @@ public protocol Command: Sendable {
 enum Commands {
     static let all: [any Command.Type] = [
         InfoCommand.self, SchemaCommand.self, ExportCommand.self, VerifyCommand.self, CompactCommand.self, EncryptCommand.self,
-        DecryptCommand.self, RekeyCommand.self, KeygenCommand.self, HelpCommand.self,
+        DecryptCommand.self, RekeyCommand.self, KeygenCommand.self, CreateCommand.self, InsertCommand.self,
+        UpsertCommand.self, ImportCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? { all.first { $0.spec.name == name } }

@@ -25,10 +25,13 @@ public struct CommandSpec: Sendable {
         public let name: String
         public let help: String
         public let isOptional: Bool
-        public init(_ name: String, help: String, optional: Bool = false) {
+        /// Takes every remaining positional (only the last argument).
+        public let isVariadic: Bool
+        public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
             self.name = name
             self.help = help
-            isOptional = optional
+            isOptional = optional || variadic
+            isVariadic = variadic
         }
     }
 
@@ -52,7 +55,7 @@ public struct CommandSpec: Sendable {
     /// `realmsh export FILE [--class C]... [--format F] [-o OUT]`
     public var usage: String {
         var parts = ["realmsh", name]
-        for a in arguments { parts.append(a.isOptional ? "[\(a.name)]" : a.name) }
+        for a in arguments { parts.append((a.isOptional ? "[\(a.name)]" : a.name) + (a.isVariadic ? "..." : "")) }
         for o in options {
             var text = "--\(o.long)"
             if let s = o.short { text = "-\(s)|" + text }

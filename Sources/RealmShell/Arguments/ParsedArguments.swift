@@ -89,7 +89,7 @@ public enum ArgumentParser {
         if result.positionals.count < required {
             throw fail("missing argument \(spec.arguments[result.positionals.count].name)")
         }
-        if result.positionals.count > spec.arguments.count {
+        if result.positionals.count > spec.arguments.count && spec.arguments.last?.isVariadic != true {
             throw fail("unexpected argument '\(result.positionals[spec.arguments.count])'")
         }
         return result

@@ -1,0 +1,121 @@
+/// Writes a `TableModel` as a new table subtree (realm-format.md §7.1, §7.5, §8): the 14-slot
+/// table top, its Spec, a cluster tree of leaves of at most 256 objects, and a freshly built
+/// search index for every indexed column (the primary key's always, §12.6).
+public enum TableEncoder {
+    static let leafSize = 256
+
+    public static func encode(_ model: TableModel) throws(FormatError) -> MutableNode {
+        let leafCount = (model.columns.map { $0.key.leafIndex }.max() ?? -1) + 1
+        let top = MutableNode(integers: [Int64](repeating: 0, count: 14), hasRefs: true)
+        top.setChild(0, try encodeSpec(model))
+        top.setChild(2, try encodeClusters(model, leafCount: leafCount))
+        top.setTagged(3, Int64(model.key.value))
+        let indexes = MutableNode(integers: [Int64](repeating: 0, count: leafCount), hasRefs: true)
+        for (c, column) in model.columns.enumerated() where column.isIndexed || column.key == model.primaryKey {
+            indexes.setChild(column.key.leafIndex, try buildIndex(model, column: c))
+        }
+        top.setChild(4, indexes)
+        top.setTagged(5, Int64(model.columnKeySequence))
+        top.setTagged(6, Int64(model.contentVersion))
+        var oppositeTables = [Int64](repeating: Int64(TableKey.null.value), count: leafCount)
+        var oppositeColumns = [Int64](repeating: ColumnKey.null.value, count: leafCount)
+        for column in model.columns {
+            if let t = column.targetTable { oppositeTables[column.key.leafIndex] = Int64(t.value) }
+            if let o = column.oppositeColumn { oppositeColumns[column.key.leafIndex] = o.value }
+        }
+        top.setChild(7, MutableNode(integers: oppositeTables))
+        top.setChild(8, MutableNode(integers: oppositeColumns))
+        top.setTagged(9, Int64(model.sequenceNumber))
+        if let pk = model.primaryKey { top.setTagged(11, pk.value) }
+        top.setTagged(12, Int64(model.kind.rawValue))
+        return top
+    }
+
+    /// A search index over one column, built by inserting every object in key order (§12.4).
+    static func buildIndex(_ model: TableModel, column c: Int) throws(FormatError) -> MutableNode {
+        let values = model.values[c]
+        let writer = SearchIndexWriter(columnType: model.columns[c].type) { key throws(FormatError) in
+            guard let row = model.row(of: key) else { throw .corrupt(offset: 0, reason: "index refers to a missing object \(key)") }
+            return values[row]
+        }
+        var root = SearchIndexWriter.makeEmpty()
+        for (row, key) in model.objectKeys.enumerated() {
+            root = try writer.insert(values[row], objKey: key, into: root)
+        }
+        return root
+    }
+
+    /// §7.5: [types, names (public columns), attributes, 0, 0, column keys].
+    static func encodeSpec(_ model: TableModel) throws(FormatError) -> MutableNode {
+        let spec = MutableNode(integers: [Int64](repeating: 0, count: 6), hasRefs: true)
+        spec.setChild(0, MutableNode(integers: model.columns.map(\.specType)))
+        spec.setChild(1, ShortStringArray.make(model.columns.filter { !$0.isBacklink }.map { Array($0.name.utf8) }))
+        spec.setChild(2, MutableNode(integers: model.columns.map(\.specAttributes)))
+        spec.setChild(5, MutableNode(integers: model.columns.map(\.key.value)))
+        return spec
+    }
+
+    /// §8: leaves of ≤ 256 objects, then inner nodes of ≤ 256 children with explicit offsets,
+    /// each subtree's first offset 0.
+    static func encodeClusters(_ model: TableModel, leafCount: Int) throws(FormatError) -> MutableNode {
+        var level: [(base: Int64, node: MutableNode, size: Int)] = []
+        var start = 0
+        repeat {
+            let end = min(start + leafSize, model.objectCount)
+            let base = start == 0 ? 0 : model.objectKeys[start]
+            level.append((base, try encodeLeaf(model, rows: start..<end, base: base, leafCount: leafCount), end - start))
+            start = end
+        } while start < model.objectCount
+        var depth: Int64 = 1
+        while level.count > 1 {
+            var parents: [(base: Int64, node: MutableNode, size: Int)] = []
+            for groupStart in stride(from: 0, to: level.count, by: leafSize) {
+                let group = level[groupStart..<min(groupStart + leafSize, level.count)]
+                let base = groupStart == 0 ? 0 : group.first!.base
+                let inner = MutableNode(integers: [0, depth << 1 | 1, Int64(group.reduce(0) { $0 + $1.size }) << 1 | 1],
+                                        hasRefs: true, isInner: true)
+                inner.setChild(0, MutableNode(integers: group.map { $0.base - base }, unsigned: true))
+                for (j, child) in group.enumerated() { inner.setChild(3 + j, child.node) }
+                parents.append((base, inner, group.reduce(0) { $0 + $1.size }))
+            }
+            level = parents
+            depth += 1
+        }
+        return level[0].node
+    }
+
+    static func encodeLeaf(_ model: TableModel, rows: Range<Int>, base: Int64, leafCount: Int) throws(FormatError) -> MutableNode {
+        let leaf = MutableNode(integers: [Int64](repeating: 0, count: 1 + leafCount), hasRefs: true)
+        let keys = rows.map { model.objectKeys[$0] - base }
+        if keys.enumerated().allSatisfy({ Int64($0.offset) == $0.element }) {
+            leaf.setTagged(0, Int64(keys.count))
+        } else {
+            leaf.setChild(0, MutableNode(integers: keys, unsigned: true))
+        }
+        for (c, column) in model.columns.enumerated() {
+            let values = Array(model.values[c][rows])
+            let node: MutableNode
+            if column.isBacklink {
+                node = LeafEncoder.encodeBacklinks(values.map { v in
+                    if case let .list(links) = v { return links.compactMap { if case let .link(k) = $0 { return k } else { return nil } } }
+                    return []
+                })
+            } else if let kind = column.collection {
+                let cells = values.map { cell -> Value in
+                    switch cell {
+                    case let .list(elements) where kind == .set: return .list(LeafEncoder.setOrder(elements, type: column.type))
+                    case let .dictionary(entries): return .dictionary(LeafEncoder.dictionaryOrder(entries))
+                    default: return cell
+                    }
+                }
+                node = try LeafEncoder.encodeCollectionColumn(cells, type: column.type, nullable: column.isNullable, kind: kind,
+                                                              dictionaryKeyType: Int(column.specType >> 16))
+            } else {
+                node = try LeafEncoder.encode(values, type: column.type, nullable: column.isNullable, context: .cluster)
+            }
+            leaf.setChild(1 + column.key.leafIndex, node)
+        }
+        return leaf
+    }
+}
+

@@ -1,0 +1,232 @@
+import RealmFormat
+
+extension RealmWriter {
+    /// Creates (or with `.upsert`, updates by primary key) one object per JSON object, as
+    /// Realm's `create(_:value:update:)` does (object-store.md §4.2): nested objects become
+    /// linked objects (created or upserted) or embedded objects; `_key` and `_class` members
+    /// (as `export` writes them) are ignored.
+    public func write(className: String, objects: [JSONValue], policy: Policy) throws {
+        guard let c = file.objectClass(named: className) else {
+            throw InputError(className: className, "no such class (classes: \(file.classes.map(\.name).joined(separator: ", ")))")
+        }
+        if c.isEmbedded { throw InputError(className: className, "embedded objects are created inside their parent, not on their own") }
+        if policy == .upsert && c.primaryKey == nil { throw InputError(className: className, "upsert needs a primary key; this class has none") }
+        for (i, object) in objects.enumerated() {
+            _ = try writeObject(c, object, policy: policy, index: i, depth: 0)
+        }
+    }
+
+    /// Sets properties of existing objects (`update --set`, `--json`).
+    public func update(className: String, keys: [Int64], values: JSONValue) throws {
+        guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
+        guard case let .object(members) = values else { throw InputError(className: className, "the new values must be a JSON object") }
+        let position = c.table.position
+        for (i, key) in keys.enumerated() {
+            for (name, json) in members {
+                guard let p = c.property(named: name) else { throw unknownProperty(name, c, index: i) }
+                if p.isPrimaryKey { throw InputError(objectIndex: i, className: c.name, property: name, "a primary key cannot be changed after creation") }
+                try set(p, of: c, key: key, json, policy: .upsert, index: i, depth: 0)
+            }
+            _ = position
+            summary.updated += 1
+        }
+    }
+
+    func unknownProperty(_ name: String, _ c: ObjectClass, index: Int?) -> InputError {
+        var reason = "no such property"
+        if let near = nearest(name, c.properties.map(\.name)) { reason += "; did you mean '\(near)'?" }
+        return InputError(objectIndex: index, className: c.name, property: name, reason)
+    }
+
+    /// Creates or updates one object; returns its ObjKey.
+    func writeObject(_ c: ObjectClass, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws -> Int64 {
+        guard depth < 100 else { throw InputError(objectIndex: index, className: c.name, "objects nest more than 100 levels deep") }
+        guard case let .object(members) = json else {
+            throw InputError(objectIndex: index, className: c.name, "expects a JSON object, got \(json.kind)")
+        }
+        for (name, _) in members where name != "_key" && name != "_class" && c.property(named: name) == nil {
+            throw unknownProperty(name, c, index: index)
+        }
+        let position = c.table.position
+        var existing: Int64?
+        var pkValue: Value?
+        if let pkName = c.primaryKey, let pk = c.property(named: pkName) {
+            guard let given = json[pkName] else {
+                throw InputError(objectIndex: index, className: c.name, property: pkName, "the primary key is missing")
+            }
+            pkValue = try coerce(pk, of: c, given, index: index)
+            guard let lookup = PrimaryKey(pkValue!) else {
+                throw InputError(objectIndex: index, className: c.name, property: pkName, "is not a valid primary key value")
+            }
+            existing = try objectKey(primaryKey: lookup, in: position)
+            if existing != nil && policy == .insert {
+                throw InputError(objectIndex: index, className: c.name, property: pkName,
+                                 "an object with primary key \(describe(pkValue!)) already exists (use upsert to update it)")
+            }
+        }
+        if let key = existing {
+            for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
+                try set(c.property(named: name)!, of: c, key: key, value, policy: policy, index: index, depth: depth)
+            }
+            summary.updated += 1
+            return key
+        }
+        // A new object: required scalars must be given; the rest start empty or null.
+        for p in c.properties where json[p.name] == nil && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
+            throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
+        }
+        var m = try model(position)
+        let key = m.nextObjectKey()
+        m.insertObject(key: key, values: m.columns.map(TableModel.defaultValue(for:)))
+        models[position] = m
+        modified.insert(position)
+        if let pkValue, let pkName = c.primaryKey, let column = m.columnIndex(named: pkName) {
+            models[position]!.values[column][m.row(of: key)!] = pkValue
+            primaryKeys[position]?[PrimaryKey(pkValue)!] = key
+        }
+        for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
+            try set(c.property(named: name)!, of: c, key: key, value, policy: policy, index: index, depth: depth)
+        }
+        summary.inserted += depth == 0 || !c.isEmbedded ? 1 : 0
+        return key
+    }
+
+    /// Writes one property of an existing row.
+    func set(_ p: Property, of c: ObjectClass, key: Int64, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws {
+        let position = c.table.position
+        let value = try propertyValue(p, of: c, json, policy: policy, index: index, depth: depth)
+        guard let column = try model(position).columnIndex(key: p.column.key), let row = try model(position).row(of: key) else { return }
+        let old = models[position]!.values[column][row]
+        models[position]!.values[column][row] = value
+        modified.insert(position)
+        // An embedded object whose owning link is replaced is deleted with it (object-store.md §5).
+        if p.type == "object", let target = p.column.targetTable, let targetClass = file.objectClass(for: target), targetClass.isEmbedded {
+            let kept = Set(linkedKeys(value))
+            let dropped = linkedKeys(old).filter { !kept.contains($0) }
+            if !dropped.isEmpty { try delete(className: targetClass.name, keys: dropped, countAsDeleted: false) }
+        }
+    }
+
+    /// The stored value for a property from its JSON.
+    func propertyValue(_ p: Property, of c: ObjectClass, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws -> Value {
+        if p.type == "object" {
+            guard let target = p.column.targetTable, let targetClass = file.objectClass(for: target) else {
+                throw InputError(objectIndex: index, className: c.name, property: p.name, "links to a table that is not a class")
+            }
+            func link(_ j: JSONValue) throws -> Int64? {
+                if case .null = j { return nil }
+                return try linkTarget(targetClass, j, policy: policy, index: index, depth: depth + 1, from: (c, p))
+            }
+            switch p.collection {
+            case nil:
+                return try link(json).map(Value.link) ?? .null
+            case .list?, .set?:
+                if case .null = json { return .list([]) }
+                guard case let .array(elements) = json else { throw mismatch(p, c, index, "expects an array of \(targetClass.name) objects, got \(json.kind)") }
+                var keys = [Value]()
+                for e in elements {
+                    guard let k = try link(e) else { throw mismatch(p, c, index, "a list of objects cannot hold null") }
+                    keys.append(.link(k))
+                }
+                return .list(keys)
+            case .dictionary?:
+                if case .null = json { return .dictionary([]) }
+                guard case let .object(members) = json else { throw mismatch(p, c, index, "expects an object of \(targetClass.name) objects, got \(json.kind)") }
+                var entries = [DictionaryEntry]()
+                for (k, v) in members {
+                    do { try ValueCoercion.checkDictionaryKey(k) } catch { throw mismatchFailure(p, c, index, error) }
+                    let target = try link(v).map { Value.typedLink(table: targetClass.table.key, key: $0) } ?? .null
+                    entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: target))
+                }
+                return .dictionary(entries)
+            }
+        }
+        return try coerce(p, of: c, json, index: index)
+    }
+
+    /// A property value that is not a link.
+    func coerce(_ p: Property, of c: ObjectClass, _ json: JSONValue, index: Int) throws -> Value {
+        let type = p.column.type
+        do {
+            switch p.collection {
+            case nil:
+                return try ValueCoercion.scalar(json, type: type, nullable: p.isOptional)
+            case .list?, .set?:
+                if case .null = json { return .list([]) }
+                guard case let .array(elements) = json else { throw ValueCoercion.Failure.mismatch("expects an array, got \(json.kind)") }
+                var out = [Value]()
+                for e in elements { out.append(try ValueCoercion.scalar(e, type: type, nullable: p.isOptional)) }
+                return .list(out)
+            case .dictionary?:
+                if case .null = json { return .dictionary([]) }
+                guard case let .object(members) = json else { throw ValueCoercion.Failure.mismatch("expects an object, got \(json.kind)") }
+                var out = [DictionaryEntry]()
+                for (k, v) in members {
+                    try ValueCoercion.checkDictionaryKey(k)
+                    out.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try ValueCoercion.scalar(v, type: type, nullable: p.isOptional || type == .mixed)))
+                }
+                return .dictionary(out)
+            }
+        } catch {
+            throw mismatchFailure(p, c, index, error)
+        }
+    }
+
+    /// The ObjKey a link's JSON names: a nested object (created or upserted, or embedded),
+    /// `{"$key": N}`, or the target's primary-key value.
+    func linkTarget(_ target: ObjectClass, _ json: JSONValue, policy: Policy, index: Int, depth: Int,
+                    from origin: (ObjectClass, Property)) throws -> Int64 {
+        let (c, p) = origin
+        if target.isEmbedded {
+            guard case .object = json else { throw mismatch(p, c, index, "expects an embedded \(target.name) object, got \(json.kind)") }
+            return try writeObject(target, json, policy: .insert, index: index, depth: depth)
+        }
+        if case let .object(members) = json {
+            if members.count == 1, members[0].0 == "$key", case let .number(text) = members[0].1, let k = Int64(text) {
+                guard try model(target.table.position).row(of: k) != nil else { throw mismatch(p, c, index, "no \(target.name) object has key \(k)") }
+                return k
+            }
+            return try writeObject(target, json, policy: policy, index: index, depth: depth)
+        }
+        guard let pkName = target.primaryKey, let pk = target.property(named: pkName) else {
+            throw mismatch(p, c, index, "\(target.name) has no primary key: link with {\"$key\": N} or a nested object")
+        }
+        let value = try coerce(pk, of: target, json, index: index)
+        guard let lookup = PrimaryKey(value), let key = try objectKey(primaryKey: lookup, in: target.table.position) else {
+            throw mismatch(p, c, index, "no \(target.name) object has primary key \(describe(value))")
+        }
+        return key
+    }
+
+    func mismatch(_ p: Property, _ c: ObjectClass, _ index: Int, _ reason: String) -> InputError {
+        InputError(objectIndex: index, className: c.name, property: p.name, reason)
+    }
+
+    func mismatchFailure(_ p: Property, _ c: ObjectClass, _ index: Int, _ error: Error) -> Error {
+        if case let ValueCoercion.Failure.mismatch(reason)? = error as? ValueCoercion.Failure { return mismatch(p, c, index, reason) }
+        return error
+    }
+
+    func describe(_ v: Value) -> String {
+        let sink = MemorySink()
+        var out = JSONEmitter(sink: sink, pretty: false)
+        ObjectJSON.writeScalar(v, to: &out)
+        out.flush()
+        return sink.text
+    }
+
+    func nearest(_ name: String, _ candidates: [String]) -> String? {
+        candidates.first { $0.lowercased() == name.lowercased() } ?? candidates.first { $0.lowercased().hasPrefix(name.lowercased()) }
+    }
+}
+
+/// Every ObjKey a link value holds.
+func linkedKeys(_ value: Value) -> [Int64] {
+    switch value {
+    case let .link(k): return [k]
+    case let .typedLink(_, k): return [k]
+    case let .list(elements): return elements.flatMap(linkedKeys)
+    case let .dictionary(entries): return entries.flatMap { linkedKeys($0.value) }
+    default: return []
+    }
+}

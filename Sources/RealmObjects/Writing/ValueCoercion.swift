@@ -1,0 +1,150 @@
+import RealmFormat
+
+/// Strict conversion of input JSON to a property's value (issue #4): Extended JSON as the
+/// canonical dump writes it, plus plain JSON where the type makes the meaning clear (an ISO 8601
+/// string for a date, hex for an ObjectId, base64 for data). A value of the wrong type is an
+/// error, never a silent conversion. Links are resolved by `RealmWriter`, not here.
+enum ValueCoercion {
+    enum Failure: Error { case mismatch(String) }
+
+    /// A scalar of `type` (not a link, not a collection).
+    static func scalar(_ json: JSONValue, type: ColumnType, nullable: Bool) throws(Failure) -> Value {
+        if case .null = json {
+            guard nullable || type == .mixed else { throw .mismatch("is required; null is not allowed") }
+            return .null
+        }
+        switch type {
+        case .int:
+            if case let .number(text) = json, let v = Int64(text) { return .int(v) }
+            if let text = wrapped(json, "$numberLong") ?? wrapped(json, "$numberInt"), let v = Int64(text) { return .int(v) }
+            throw .mismatch("expects an int, got \(describe(json))")
+        case .bool:
+            if case let .bool(b) = json { return .bool(b) }
+            throw .mismatch("expects a bool, got \(describe(json))")
+        case .string:
+            if case let .string(s) = json { return .string(Array(s.utf8)) }
+            throw .mismatch("expects a string, got \(describe(json))")
+        case .double:
+            if let d = double(json) { return .double(d) }
+            throw .mismatch("expects a double, got \(describe(json))")
+        case .float:
+            if let d = double(json) {
+                let f = Float(d)
+                guard f.isFinite || !d.isFinite else { throw .mismatch("\(d) does not fit a float") }
+                return .float(f)
+            }
+            throw .mismatch("expects a float, got \(describe(json))")
+        case .binary:
+            if case let .object(members) = json, members.count == 1, members[0].0 == "$binary",
+               let b64 = members[0].1["base64"], case let .string(text) = b64, let bytes = ValueParsing.base64(text) {
+                return .binary(bytes)
+            }
+            if case let .string(text) = json, let bytes = ValueParsing.base64(text) { return .binary(bytes) }
+            throw .mismatch("expects data ({\"$binary\": …} or a base64 string), got \(describe(json))")
+        case .timestamp:
+            if let text = wrapped(json, "$date") ?? { if case let .string(s) = json { return s } else { return nil } }(),
+               let t = ValueParsing.date(text) {
+                return .timestamp(t)
+            }
+            if case let .object(members) = json, members.count == 1, members[0].0 == "$date",
+               let ms = wrapped(members[0].1, "$numberLong"), let millis = Int64(ms) {
+                let s = millis >= 0 ? millis / 1000 : -((-millis + 999) / 1000)
+                return .timestamp(Timestamp(seconds: s, nanoseconds: Int32((millis - s * 1000) * 1_000_000)))
+            }
+            throw .mismatch("expects a date ({\"$date\": \"2020-01-01T00:00:00Z\"} or an ISO 8601 string), got \(describe(json))")
+        case .decimal:
+            var text: String?
+            if let t = wrapped(json, "$numberDecimal") { text = t }
+            if case let .number(t) = json { text = t }
+            if case let .string(t) = json { text = t }
+            if let text, let d = ValueParsing.decimal(text) { return .decimal(d) }
+            throw .mismatch("expects a decimal128, got \(describe(json))")
+        case .objectId:
+            if let text = wrapped(json, "$oid") ?? string(json), let o = ValueParsing.objectId(text) { return .objectId(o) }
+            throw .mismatch("expects an objectId ({\"$oid\": \"…\"} or 24 hex digits), got \(describe(json))")
+        case .uuid:
+            if let text = wrapped(json, "$uuid") ?? string(json), let u = ValueParsing.uuid(text) { return .uuid(u) }
+            throw .mismatch("expects a uuid, got \(describe(json))")
+        case .mixed:
+            return try mixed(json, depth: 0)
+        default:
+            throw .mismatch("columns of type \(type.propertyTypeName) cannot be written")
+        }
+    }
+
+    /// Any JSON as a Mixed value: numbers by their text (integer → int, else double), Extended
+    /// JSON wrappers by their type, arrays and plain objects as nested collections (§10.5).
+    static func mixed(_ json: JSONValue, depth: Int) throws(Failure) -> Value {
+        guard depth < 100 else { throw .mismatch("nests collections more than 100 levels deep") }
+        switch json {
+        case .null: return .null
+        case let .bool(b): return .bool(b)
+        case let .string(s): return .string(Array(s.utf8))
+        case let .number(text):
+            if let i = Int64(text) { return .int(i) }
+            if let d = Double(text) { return .double(d) }
+            throw .mismatch("number \(text) is out of range")
+        case let .array(elements):
+            var out = [Value]()
+            for e in elements { out.append(try mixed(e, depth: depth + 1)) }
+            return .list(out)
+        case let .object(members):
+            if members.count == 1, members[0].0.hasPrefix("$") {
+                let tag = members[0].0
+                let types: [String: ColumnType] = ["$date": .timestamp, "$oid": .objectId, "$uuid": .uuid,
+                                                   "$numberDecimal": .decimal, "$binary": .binary, "$numberDouble": .double,
+                                                   "$numberLong": .int, "$numberInt": .int]
+                guard let type = types[tag] else { throw .mismatch("\(tag) values cannot be stored in a mixed property") }
+                return try scalar(json, type: type, nullable: false)
+            }
+            var entries = [DictionaryEntry]()
+            for (k, v) in members {
+                try checkDictionaryKey(k)
+                entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try mixed(v, depth: depth + 1)))
+            }
+            return .dictionary(entries)
+        }
+    }
+
+    /// Dictionary keys may not be empty... nor start with `$` or contain `.` (§10.3).
+    static func checkDictionaryKey(_ key: String) throws(Failure) {
+        if key.hasPrefix("$") || key.contains(".") {
+            throw .mismatch("dictionary key '\(key)' may not start with '$' or contain '.'")
+        }
+    }
+
+    static func double(_ json: JSONValue) -> Double? {
+        if case let .number(text) = json { return Double(text) }
+        if let text = wrapped(json, "$numberDouble") {
+            switch text {
+            case "NaN": return .nan
+            case "Infinity": return .infinity
+            case "-Infinity": return -.infinity
+            default: return Double(text)
+            }
+        }
+        return nil
+    }
+
+    static func string(_ json: JSONValue) -> String? {
+        if case let .string(s) = json { return s }
+        return nil
+    }
+
+    /// The text of `{"<tag>": "text"}`.
+    static func wrapped(_ json: JSONValue, _ tag: String) -> String? {
+        guard case let .object(members) = json, members.count == 1, members[0].0 == tag else { return nil }
+        if case let .string(s) = members[0].1 { return s }
+        if case let .number(s) = members[0].1 { return s }
+        return nil
+    }
+
+    static func describe(_ json: JSONValue) -> String {
+        switch json {
+        case let .number(t): return "the number \(t)"
+        case let .string(s): return "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+        case let .bool(b): return "\(b)"
+        default: return json.kind
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import RealmFormat
+import RealmObjects
+
+/// `realmsh insert` / `upsert` / `import`: objects from JSON, in one transaction.
+struct InsertCommand: Command {
+    static let spec = makeSpec(name: "insert", abstract: "Insert objects given as JSON; an existing primary key is an error.")
+
+    static func makeSpec(name: String, abstract: String) -> CommandSpec {
+        CommandSpec(
+            name: name,
+            abstract: abstract,
+            discussion: """
+                Each JSON argument is an object or an array of objects; --file reads them from a file \
+                (- for standard input). Values are Extended JSON as 'realmsh export' writes them, or plain \
+                JSON where the property type makes the meaning clear (an ISO 8601 string for a date, 24 hex \
+                digits for an objectId). A link is the target's primary key, {"$key": N}, or a nested \
+                object, which is created (upserted with upsert); embedded objects are nested objects. \
+                Types are strict: a wrong type, a missing required property, an unknown property or a \
+                duplicate primary key stops the command and nothing is written.
+                """,
+            arguments: [.init("FILE", help: "The .realm file."), .init("CLASS", help: "The class of the objects."),
+                        .init("JSON", help: "Objects (or arrays of objects).", variadic: true)],
+            options: [.value("file", name: "path", help: "Read the objects from this JSON file (- for standard input).")],
+            examples: ["realmsh \(name) app.realm Dog '{\"name\": \"Rex\", \"age\": 3}'",
+                       "realmsh \(name) app.realm Person --file people.json"])
+    }
+
+    let path: String, className: String, sources: [String], inline: [String]
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        className = arguments.positionals[1]
+        inline = Array(arguments.positionals.dropFirst(2))
+        sources = arguments.values("file")
+        if inline.isEmpty && sources.isEmpty {
+            throw ShellError("give the objects as JSON arguments or with --file", code: .usage, usageOf: Self.spec.name)
+        }
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        try Self.write(path: path, className: className, inline: inline, sources: sources, policy: .insert, io: io)
+    }
+
+    static func write(path: String, className: String, inline: [String], sources: [String], policy: RealmWriter.Policy, io: ShellIO) throws(ShellError) -> ExitCode {
+        var objects = [JSONValue]()
+        for (i, text) in inline.enumerated() { objects += flatten(try WriteSupport.parseJSON(text, what: "argument \(i + 1)")) }
+        for s in sources { objects += flatten(try WriteSupport.readJSON(s)) }
+        do {
+            let writer = try RealmWriter(path: path)
+            try writer.write(className: className, objects: objects, policy: policy)
+            try writer.commit()
+            io.printError(writer.summary.description)
+        } catch {
+            throw WriteSupport.failure(error, path: path)
+        }
+        return .success
+    }
+
+    static func flatten(_ json: JSONValue) -> [JSONValue] {
+        if case let .array(elements) = json { return elements }
+        return [json]
+    }
+}
+
+struct UpsertCommand: Command {
+    static let spec = InsertCommand.makeSpec(name: "upsert", abstract: "Insert objects, or update the ones whose primary key exists (Realm's add(_:update:)).")
+    let insert: InsertCommand
+    init(_ arguments: ParsedArguments) throws(ShellError) { insert = try InsertCommand(arguments) }
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        try InsertCommand.write(path: insert.path, className: insert.className, inline: insert.inline, sources: insert.sources, policy: .upsert, io: io)
+    }
+}
+
+/// `realmsh import FILE CLASS DATA.json [--upsert]`.
+struct ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import a JSON file of objects (nested objects become linked or embedded objects).",
+        discussion: "DATA.json holds an object or an array of objects, as for insert; - reads standard input. With --upsert, objects whose primary key exists are updated (as Realm's create(_:value:update:)).",
+        arguments: [.init("FILE", help: "The .realm file."), .init("CLASS", help: "The class of the objects."),
+                    .init("DATA", help: "The JSON file (- for standard input).")],
+        options: [.flag("upsert", help: "Update objects whose primary key exists instead of failing.")],
+        examples: ["realmsh import bundle.realm Venue venues.json --upsert"])
+
+    let path: String, className: String, data: String, upsert: Bool
+
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments.positionals[0]
+        className = arguments.positionals[1]
+        data = arguments.positionals[2]
+        upsert = arguments.flag("upsert")
+    }
+
+    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+        try InsertCommand.write(path: path, className: className, inline: [], sources: [data], policy: upsert ? .upsert : .insert, io: io)
+    }
+}
