@@ -6,6 +6,10 @@
 /// file size. A valid file is a strict tree (§3.4), so a full read stays far below it; a hostile
 /// file whose refs form cycles or shared subtrees stops with `workLimitExceeded` instead of
 /// hanging.
+///
+/// The charge is one unit per element a node yields (or per 8 payload bytes, if more), since
+/// decoding and dumping cost that much. A valid file yields at most about 125 elements per
+/// byte (1000 width-0 elements in an 8-byte leaf is the densest), hence 160 units per byte.
 public final class Snapshot {
     public let image: ByteImage
     public let header: FileHeader
@@ -30,7 +34,7 @@ public final class Snapshot {
 
     public init(image: ByteImage) throws(FormatError) {
         self.image = image
-        budget = 1_000_000 + 4 * image.count
+        budget = 1_000_000 + 160 * image.count
         header = try FileHeader(image: image)
         if header.topRef == 0 {
             top = nil
@@ -44,10 +48,20 @@ public final class Snapshot {
     /// The file format as found on disk; 0 when nothing was committed (fixtures/README.md).
     public var fileFormat: Int { header.topRef == 0 ? 0 : header.fileFormat }
 
+    /// Elements of width 0 take no bytes (§4.2), so an 8-byte node could claim 16 million of
+    /// them. Valid ones are leaves of at most 1000 elements (§11; clusters: 256 objects, §8.3),
+    /// except the plain backlink arrays of formats ≤ 23 (§10.6), where a width of 0 would mean
+    /// one origin object linking tens of thousands of times. Past this bound a count is damage
+    /// (typically a flipped high count byte), refused before it is decoded.
+    static let maxWidthZeroElements = 1 << 16
+
     /// Reads a node, charging the work budget (see the type's documentation).
     public func node(_ ref: Int) throws(FormatError) -> Node {
         let node = try Node(image: image, ref: ref)
-        budget -= 1 + node.count / 64
+        if node.header.payloadSize == 0 && node.count > Snapshot.maxWidthZeroElements {
+            throw .corrupt(offset: ref, reason: "node of width 0 claims \(node.count) elements")
+        }
+        budget -= 1 + max(node.count, node.header.payloadSize / 8)
         if budget < 0 { throw .workLimitExceeded }
         return node
     }

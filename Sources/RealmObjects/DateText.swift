@@ -10,16 +10,17 @@ public enum DateText {
     }
 
     public static func append(_ t: Timestamp, to out: inout [UInt8]) {
-        // Seconds and nanoseconds share a sign (§9.7); normalise to a non-negative fraction.
-        var seconds = t.seconds
-        var nanos = Int64(t.nanoseconds)
-        if nanos < 0 {
-            seconds -= 1
-            nanos += 1_000_000_000
-        }
-        let days = floorDiv(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (y, m, d) = civil(fromDays: days)
+        // Seconds and nanoseconds share a sign (§9.7), but a damaged file may hold any pair and
+        // seconds near Int64.min: take their sum in nanoseconds in 128 bits and split it with
+        // floor division, so nothing overflows and the fraction is never negative.
+        let total = Int128(t.seconds) * 1_000_000_000 + Int128(t.nanoseconds)
+        let nanosPerDay: Int128 = 86_400 * 1_000_000_000
+        var days = total / nanosPerDay
+        if total % nanosPerDay < 0 { days -= 1 }
+        let rest = total - days * nanosPerDay
+        let secondOfDay = Int64(rest / 1_000_000_000)
+        var nanos = Int64(rest % 1_000_000_000)
+        let (y, m, d) = civil(fromDays: Int64(days))    // |days| < 1.1e14
         if y >= 0 && y <= 9999 {
             pad(y, 4, &out)
         } else {

@@ -15,6 +15,8 @@ final class IdentityResolver {
     private var keysByTable: [Int: [Int64: Value]] = [:]
     private var embeddedRows: [Int: [Int64: [Value]]] = [:]
     private var extraClasses: [Int: ObjectClass] = [:]
+    /// Objects in the embedded tables read so far.
+    private(set) var embeddedRowCount = 0
 
     init(file: RealmFile) { self.file = file }
 
@@ -35,6 +37,7 @@ final class IdentityResolver {
                 var rows = [Int64: [Value]]()
                 try file.forEachObject(of: target) { k, values in rows[k] = Array(values) }
                 embeddedRows[position] = rows
+                embeddedRowCount += rows.count
             }
             guard let row = embeddedRows[position]?[key] else { return .missing(key) }
             return .embedded(target, row)

@@ -7,6 +7,10 @@ public final class ObjectJSON {
     let resolver: IdentityResolver
     /// Embedded objects can nest; a hostile file could make them loop.
     static let maxEmbeddingDepth = 100
+    /// Embedded objects written so far. Each has exactly one parent (object-store.md), so a
+    /// valid file writes each once; a hostile one whose links share embedded objects (or lists
+    /// that hold an object twice) could make the nesting above write exponentially many.
+    private var embeddedWrites = 0
 
     /// Quoted property names per class (by table position), escaped once.
     private var quotedNames: [Int: [[UInt8]]] = [:]
@@ -106,6 +110,9 @@ public final class ObjectJSON {
             guard depth < Self.maxEmbeddingDepth else {
                 throw FormatError.corrupt(offset: c.table.ref, reason: "embedded objects of class '\(c.name)' nest more than \(Self.maxEmbeddingDepth) levels")
             }
+            // Twice the objects, plus a little: a few objects linked twice still dump.
+            embeddedWrites += 1
+            guard embeddedWrites <= 100 + 2 * resolver.embeddedRowCount else { throw FormatError.workLimitExceeded }
             try writeObject(c, key: nil, values: row, to: &out, depth: depth + 1)
         case let .missing(k):
             out.beginObject()
