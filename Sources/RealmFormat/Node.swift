@@ -27,13 +27,6 @@ public struct Node: Sendable {
         guard image.contains(ref + 8, extent) else {
             throw .corrupt(offset: ref, reason: "node of \(extent) payload bytes runs past the end of the file")
         }
-        // `int(_:)` and `ref(_:)` read `width` bits per element whatever the width type. An
-        // 'ignore' node's payload is one byte per element and its width code is unused (§4.2:
-        // Realm writes code 1); with a code of 16 bits or more those reads go past the payload,
-        // so they must at least stay inside the file.
-        guard header.widthType != .ignore || image.contains(ref + 8, (header.count * header.width + 7) / 8) else {
-            throw .corrupt(offset: ref, reason: "blob node of width \(header.width) runs past the end of the file")
-        }
         self.image = image
         self.ref = ref
         self.header = header

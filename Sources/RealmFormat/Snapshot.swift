@@ -34,7 +34,7 @@ public final class Snapshot {
 
     public init(image: ByteImage) throws(FormatError) {
         self.image = image
-        budget = 1_000_000 + 160 * image.count
+        budget = Snapshot.budget(for: image.count)
         header = try FileHeader(image: image)
         if header.topRef == 0 {
             top = nil
@@ -54,6 +54,13 @@ public final class Snapshot {
     /// one origin object linking tens of thousands of times. Past this bound a count is damage
     /// (typically a flipped high count byte), refused before it is decoded.
     static let maxWidthZeroElements = 1 << 16
+
+    static func budget(for size: Int) -> Int { 1_000_000 + 160 * size }
+
+    /// Refills the work budget. Each top-level operation (a table scan, an index lookup, a
+    /// verification) starts with a full budget, so a long-lived snapshot can serve many of them;
+    /// within one operation a hostile file still cannot make the work exceed the bound.
+    public func resetWorkBudget() { budget = Snapshot.budget(for: image.count) }
 
     /// Reads a node, charging the work budget (see the type's documentation).
     public func node(_ ref: Int) throws(FormatError) -> Node {

@@ -19,6 +19,7 @@ extension RealmFile {
         // Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
         if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
         guard let root = objectClass.table.clusterRef else { return }
+        snapshot.resetWorkBudget()
         let properties = properties ?? objectClass.properties
         var failure: Error?
         try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in

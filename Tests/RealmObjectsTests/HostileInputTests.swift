@@ -2,19 +2,14 @@ import Foundation
 import XCTest
 import RealmFormat
 import RealmObjects
+import RealmTestSupport
 
 /// Damaged, truncated and random inputs: each must either open and dump, or fail with a thrown
 /// `FormatError`. A trap ends the test process; a hang is caught by the per-variant time limit.
 final class HostileInputTests: XCTestCase {
     // MARK: - Fixtures
 
-    /// `<package root>/../shared/fixtures`, falling back to /work/shared/fixtures.
-    static let fixturesDir: String = {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sibling = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures").path
-        return FileManager.default.fileExists(atPath: sibling) ? sibling : "/work/shared/fixtures"
-    }()
+    static let fixturesDir = Fixtures.directory
 
     /// The fixtures small enough to dump dozens of times in a debug build.
     static let smallFixtures = [
@@ -26,7 +21,7 @@ final class HostileInputTests: XCTestCase {
     static func fixture(_ name: String) throws -> [UInt8] {
         let path = fixturesDir + "/" + name + ".realm"
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw XCTSkip("fixture \(path) not found")
+            throw FormatError.io(path: path, errno: 2, action: "read the fixture")
         }
         return [UInt8](data)
     }
@@ -37,7 +32,7 @@ final class HostileInputTests: XCTestCase {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: fixturesDir + "/" + dir)) ?? []
             names += entries.filter { $0.hasSuffix(".realm") }.sorted().map { dir + "/" + String($0.dropLast(6)) }
         }
-        if names.isEmpty { throw XCTSkip("no fixtures under \(fixturesDir)") }
+        if names.isEmpty { throw FormatError.io(path: fixturesDir, errno: 2, action: "list fixtures in") }
         return names
     }
 
@@ -105,16 +100,9 @@ final class HostileInputTests: XCTestCase {
         super.tearDown()
     }
 
+    /// The case name of an error ("corrupt", "outOfBounds", …), for the tallies.
     static func kind(_ error: FormatError) -> String {
-        switch error {
-        case .outOfBounds: return "outOfBounds"
-        case .notARealmFile: return "notARealmFile"
-        case .encrypted: return "encrypted"
-        case .unsupportedFormat: return "unsupportedFormat"
-        case .corrupt: return "corrupt"
-        case .workLimitExceeded: return "workLimitExceeded"
-        case .io: return "io"
-        }
+        String(String(describing: error).prefix { $0 != "(" })
     }
 
     /// SplitMix64: small, seeded and the same on every platform.
@@ -377,7 +365,7 @@ final class HostileInputTests: XCTestCase {
         bytes[top + 4] = 0x56                   // has refs, wtype 2 (ignore), width code 6
         bytes.removeLast(bytes.count - (top + 24))
         Self.expectCleanFailure(bytes, "basic.realm, top array flags 0x56, truncated after it",
-                                .corrupt(offset: top, reason: "blob node of width 32 runs past the end of the file"))
+                                .corrupt(offset: top, reason: "node of 44 payload bytes runs past the end of the file"))
     }
 
     /// A timestamp whose seconds are Int64.min: formatting it overflowed (a trap). Its text

@@ -27,6 +27,7 @@ public struct SearchIndexReader {
     public func find(_ value: Value, columnType: ColumnType,
                      readValue: (Int64) throws(FormatError) -> Value) throws(FormatError) -> [Int64] {
         guard let data = IndexKey.bytes(of: value, columnType: columnType) else { return [] }
+        snapshot.resetWorkBudget()
         var out = [Int64]()
         for key in try candidates(data) where ValueOrder.compare(try readValue(key), value) == 0 {
             out.append(key)

@@ -138,6 +138,7 @@ public struct TableModel: Sendable {
 extension Snapshot {
     /// Decodes a whole table into a model (every column, backlinks included).
     public func tableModel(_ table: Table) throws(FormatError) -> TableModel {
+        resetWorkBudget()
         guard table.tombstonesRef == nil else {
             throw .cannotWrite(reason: "table '\(table.name)' holds unresolved-link tombstones (a synced Realm)")
         }
