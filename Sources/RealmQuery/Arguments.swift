@@ -11,6 +11,24 @@ public enum QueryArgument: Sendable, Equatable {
     public static func double(_ d: Double) -> QueryArgument { .value(.double(d)) }
     public static func string(_ s: String) -> QueryArgument { .value(.string(Array(s.utf8))) }
     public static func bool(_ b: Bool) -> QueryArgument { .value(.bool(b)) }
+
+    /// A value typed on a command line: a literal of the query language (`42`, `-1.5`,
+    /// `'Fido'`, `2020-01-01@00:00:00`, `oid(…)`, `uuid(…)`, `true`, `null`, …) is that value;
+    /// anything else is the text as a string.
+    public static func literal(_ text: String) -> QueryArgument {
+        let tokens = Lexer(text).tokenize()
+        guard tokens.count == 2, tokens[1].kind == .end, let kind = Parser.constantKinds[tokens[0].kind], kind != .argument,
+              let value = try? TypeChecker.literal(ConstantNode(kind: kind, text: tokens[0].text, range: tokens[0].range)) else {
+            return .string(text)
+        }
+        return .value(value)
+    }
+
+    /// A Decimal128 from its text (`-123.456`, `1E10`, `Inf`, `NaN`), rounded to 34 digits.
+    public static func decimal(_ text: String) -> QValue? {
+        if text.lowercased().hasSuffix("nan") { return .decimal(DecimalMath.nan) }
+        return DecimalMath.parse(Array(text.utf8)).map(QValue.decimal)
+    }
 }
 
 /// The arguments of one query with realm-core's checks and messages (query_parser.hpp).

@@ -36,7 +36,7 @@ extension TypeChecker {
                 explain = "argument \(explain) with value '\(ValueText.describe(value))'"
             }
         } else {
-            value = try literal(node)
+            value = try TypeChecker.literal(node)
         }
 
         if let cls = node.objectClass {
@@ -137,7 +137,7 @@ extension TypeChecker {
     }
 
     /// The value of a literal (`ConstantNode::get_value`).
-    func literal(_ node: ConstantNode) throws(QueryError) -> QValue {
+    static func literal(_ node: ConstantNode) throws(QueryError) -> QValue {
         let text = node.text
         switch node.kind {
         case .number:
@@ -201,7 +201,7 @@ extension TypeChecker {
     /// `T<seconds>:<nanos>` or `YYYY-MM-DD@HH:MM:SS[:NANOS]` (§5.8): readable dates are UTC,
     /// normalised like `timegm`, before 1900 refused, and (realm-core quirk) truncated to 32-bit
     /// seconds.
-    func timestamp(_ node: ConstantNode) throws(QueryError) -> Timestamp {
+    static func timestamp(_ node: ConstantNode) throws(QueryError) -> Timestamp {
         let text = node.text
         var seconds: Int64
         var nanos: Int32

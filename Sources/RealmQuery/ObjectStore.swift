@@ -195,7 +195,7 @@ public final class TableData {
     }
 
     /// The object whose primary key equals `value` (`Table::find_primary_key`).
-    func find(primaryKey value: QValue) throws -> Int64? {
+    public func find(primaryKey value: QValue) throws -> Int64? {
         guard let pk = table.primaryKeyColumn else { return nil }
         let keys = try keys()
         for (row, v) in try values(pk).enumerated() {

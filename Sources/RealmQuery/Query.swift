@@ -26,10 +26,15 @@ public final class Query {
     public init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
         self.store = store
         self.table = table
-        let ast = try Parser.parse(text)
-        let checker = TypeChecker(store: store, base: table, arguments: arguments, query: text)
-        predicates = [try checker.predicate(ast.predicate)]
-        orderings = try checker.orderings(ast.orderings)
+        let placeholders = Placeholders(text)
+        do {
+            let ast = try Parser.parse(placeholders.rewritten)
+            let checker = TypeChecker(store: store, base: table, arguments: arguments, query: placeholders.rewritten)
+            predicates = [try checker.predicate(ast.predicate)]
+            orderings = try checker.orderings(ast.orderings)
+        } catch {
+            throw placeholders.remap(error)
+        }
     }
 
     init(store: ObjectStore, table: TableData, predicates: [CompiledPredicate], orderings: [OrderingStep]) {

@@ -9,7 +9,7 @@ public protocol Command: Sendable {
 /// Every subcommand, in the order `realmsh help` lists them.
 enum Commands {
     static let all: [any Command.Type] = [
-        InfoCommand.self, SchemaCommand.self, ExportCommand.self, HelpCommand.self,
+        InfoCommand.self, SchemaCommand.self, ExportCommand.self, QueryCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? { all.first { $0.spec.name == name } }
