@@ -32,8 +32,8 @@ public struct Lexer {
         }
     }
 
-    /// The rules in realm-core's order (query_flex.ll); the index breaks ties between equally
-    /// long matches.
+    /// The rules in realm-core's order (query_flex.ll): the longest match wins, the earlier rule
+    /// on a tie. Only the rules that can start with the byte at `p` are tried.
     private func longestMatch(at p: Int) -> (TokenKind, Int)? {
         var best: (TokenKind, Int)?
         func offer(_ kind: TokenKind, _ length: Int) {
@@ -41,116 +41,154 @@ public struct Lexer {
         }
         let c = bytes[p]
         switch c {
-        case UInt8(ascii: "+"): offer(.plus, 1)
-        case UInt8(ascii: "-"): offer(.minus, 1)
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            offer(c == UInt8(ascii: "+") ? .plus : .minus, 1)
+            offer(.infinity, signed(p) { max(self.keyword($0, "inf"), self.keyword($0, "infinity")) })
+            offer(.nan, signed(p) { self.keyword($0, "nan") })
+            offer(.number, signed(p) { self.digits($0) })
+            offer(.float, floatLiteral(p))
         case UInt8(ascii: "*"): offer(.star, 1)
         case UInt8(ascii: "/"): offer(.slash, 1)
-        default: break
-        }
-        offer(.equal, literal(p, "==") ? 2 : (c == UInt8(ascii: "=") ? 1 : 0))
-        offer(.in, literal(p, "in") || literal(p, "IN") ? 2 : 0)
-        offer(.notEqual, literal(p, "!=") || literal(p, "<>") ? 2 : 0)
-        offer(.less, c == UInt8(ascii: "<") ? 1 : 0)
-        offer(.greater, c == UInt8(ascii: ">") ? 1 : 0)
-        switch c {
-        case UInt8(ascii: "["): offer(.leftBracket, 1)
+        case UInt8(ascii: "="):
+            offer(.equal, literal(p, "==") ? 2 : 1)
+            offer(.lessEqual, literal(p, "=<") ? 2 : 0)
+            offer(.greaterEqual, literal(p, "=>") ? 2 : 0)
+        case UInt8(ascii: "<"):
+            offer(.notEqual, literal(p, "<>") ? 2 : 0)
+            offer(.less, 1)
+            offer(.lessEqual, literal(p, "<=") ? 2 : 0)
+        case UInt8(ascii: ">"):
+            offer(.greater, 1)
+            offer(.greaterEqual, literal(p, ">=") ? 2 : 0)
+        case UInt8(ascii: "!"):
+            offer(.notEqual, literal(p, "!=") ? 2 : 0)
+            offer(.not, 1)
+        case UInt8(ascii: "&"): offer(.and, literal(p, "&&") ? 2 : 0)
+        case UInt8(ascii: "|"): offer(.or, literal(p, "||") ? 2 : 0)
+        case UInt8(ascii: "["):
+            offer(.leftBracket, 1)
+            offer(.caseInsensitive, literal(p, "[c]") ? 3 : 0)
         case UInt8(ascii: "]"): offer(.rightBracket, 1)
         case UInt8(ascii: ","): offer(.comma, 1)
         case UInt8(ascii: "("): offer(.leftParen, 1)
         case UInt8(ascii: ")"): offer(.rightParen, 1)
         case UInt8(ascii: "{"): offer(.leftBrace, 1)
         case UInt8(ascii: "}"): offer(.rightBrace, 1)
-        case UInt8(ascii: "."): offer(.dot, 1)
-        default: break
+        case UInt8(ascii: "."):
+            offer(.dot, 1)
+            offer(.float, floatLiteral(p))
+        case UInt8(ascii: "@"):
+            offer(.size, exactly(p, "@size", "@count"))
+            offer(.max, exactly(p, "@max"))
+            offer(.min, exactly(p, "@min"))
+            offer(.sum, exactly(p, "@sum"))
+            offer(.avg, exactly(p, "@avg"))
+            offer(.backlink, exactly(p, "@links"))
+            offer(.type, exactly(p, "@type"))
+            offer(.keyOrValue, exactly(p, "@keys", "@values"))
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            offer(.string, quoted(p, c))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            offer(.timestamp, timestamp(p))
+            offer(.natural, digits(p))
+            offer(.number, digits(p))
+            offer(.number, hexNumber(p))
+            offer(.float, floatLiteral(p))
+        default:
+            letters(at: p, offer)
         }
-        offer(.lessEqual, literal(p, "<=") || literal(p, "=<") ? 2 : 0)
-        offer(.greaterEqual, literal(p, ">=") || literal(p, "=>") ? 2 : 0)
-        offer(.and, literal(p, "&&") ? 2 : keyword(p, "and"))
-        offer(.or, literal(p, "||") ? 2 : keyword(p, "or"))
-        offer(.not, c == UInt8(ascii: "!") ? 1 : (literal(p, "not") || literal(p, "NOT") ? 3 : 0))
-        offer(.any, exactly(p, ["any", "ANY", "some", "SOME"]))
-        offer(.all, exactly(p, ["all", "ALL"]))
-        offer(.none, exactly(p, ["none", "NONE"]))
-        offer(.beginsWith, keyword(p, "beginswith"))
-        offer(.endsWith, keyword(p, "endswith"))
-        offer(.contains, keyword(p, "contains"))
-        offer(.text, keyword(p, "text"))
-        offer(.like, keyword(p, "like"))
-        offer(.between, keyword(p, "between"))
-        offer(.geoWithin, keyword(p, "geowithin"))
-        offer(.truePredicate, keyword(p, "truepredicate"))
-        offer(.falsePredicate, keyword(p, "falsepredicate"))
-        offer(.sort, keyword(p, "sort"))
-        offer(.distinct, keyword(p, "distinct"))
-        offer(.limit, keyword(p, "limit"))
-        offer(.binary, max(keyword(p, "bin"), keyword(p, "binary")))
-        offer(.obj, keyword(p, "obj"))
-        offer(.ascending, max(keyword(p, "ascending"), keyword(p, "asc")))
-        offer(.descending, max(keyword(p, "descending"), keyword(p, "desc")))
-        offer(.subquery, keyword(p, "subquery"))
-        offer(.geoBox, keyword(p, "geobox"))
-        offer(.geoPolygon, keyword(p, "geopolygon"))
-        offer(.geoCircle, keyword(p, "geocircle"))
-        offer(.size, exactly(p, ["@size", "@count"]))
-        offer(.max, exactly(p, ["@max"]))
-        offer(.min, exactly(p, ["@min"]))
-        offer(.sum, exactly(p, ["@sum"]))
-        offer(.avg, exactly(p, ["@avg"]))
-        offer(.backlink, exactly(p, ["@links"]))
-        offer(.type, exactly(p, ["@type"]))
-        offer(.keyOrValue, exactly(p, ["@keys", "@values"]))
-        offer(.indexFirst, exactly(p, ["FIRST", "first"]))
-        offer(.indexLast, exactly(p, ["LAST", "last"]))
-        offer(.indexSize, exactly(p, ["SIZE", "size"]))
-        offer(.caseInsensitive, literal(p, "[c]") ? 3 : 0)
-        offer(.trueLiteral, exactly(p, ["true", "TRUE"]))
-        offer(.falseLiteral, exactly(p, ["false", "FALSE"]))
-        offer(.infinity, signed(p) { max(self.keyword($0, "inf"), self.keyword($0, "infinity")) })
-        offer(.nan, signed(p) { self.keyword($0, "nan") })
-        offer(.null, max(keyword(p, "null"), keyword(p, "nil")))
-        offer(.uuid, uuidLiteral(p))
-        offer(.objectId, objectIdLiteral(p))
-        offer(.timestamp, timestamp(p))
-        offer(.objectKey, c == UInt8(ascii: "O") ? prefixed(1, digits(p + 1)) : 0)
-        offer(.typedLink, typedLink(p))
-        offer(.natural, digits(p))
-        offer(.argument, c == UInt8(ascii: "$") ? prefixed(1, digits(p + 1)) : 0)
-        offer(.keyPathArgument, literal(p, "$K") ? prefixed(2, digits(p + 2)) : 0)
-        offer(.number, signed(p) { self.digits($0) })
-        offer(.number, hexNumber(p))
-        offer(.float, floatLiteral(p))
-        offer(.base64, base64Literal(p))
-        offer(.string, quoted(p, UInt8(ascii: "\"")))
-        offer(.string, quoted(p, UInt8(ascii: "'")))
-        offer(.identifier, identifier(p))
         return best
+    }
+
+    /// Keywords, typed literals and identifiers: everything that starts with a letter, `_`,
+    /// `$` or a multi-byte character.
+    private func letters(at p: Int, _ offer: (TokenKind, Int) -> Void) {
+        let c = bytes[p]
+        if Lexer.isLetter(c) && c != UInt8(ascii: "$") && c != UInt8(ascii: "_") {
+            offer(.in, exactly(p, "in", "IN"))
+            offer(.and, keyword(p, "and"))
+            offer(.or, keyword(p, "or"))
+            offer(.not, exactly(p, "not", "NOT"))
+            offer(.any, exactly(p, "any", "ANY", "some", "SOME"))
+            offer(.all, exactly(p, "all", "ALL"))
+            offer(.none, exactly(p, "none", "NONE"))
+            offer(.beginsWith, keyword(p, "beginswith"))
+            offer(.endsWith, keyword(p, "endswith"))
+            offer(.contains, keyword(p, "contains"))
+            offer(.text, keyword(p, "text"))
+            offer(.like, keyword(p, "like"))
+            offer(.between, keyword(p, "between"))
+            offer(.geoWithin, keyword(p, "geowithin"))
+            offer(.truePredicate, keyword(p, "truepredicate"))
+            offer(.falsePredicate, keyword(p, "falsepredicate"))
+            offer(.sort, keyword(p, "sort"))
+            offer(.distinct, keyword(p, "distinct"))
+            offer(.limit, keyword(p, "limit"))
+            offer(.binary, max(keyword(p, "bin"), keyword(p, "binary")))
+            offer(.obj, keyword(p, "obj"))
+            offer(.ascending, max(keyword(p, "ascending"), keyword(p, "asc")))
+            offer(.descending, max(keyword(p, "descending"), keyword(p, "desc")))
+            offer(.subquery, keyword(p, "subquery"))
+            offer(.geoBox, keyword(p, "geobox"))
+            offer(.geoPolygon, keyword(p, "geopolygon"))
+            offer(.geoCircle, keyword(p, "geocircle"))
+            offer(.indexFirst, exactly(p, "FIRST", "first"))
+            offer(.indexLast, exactly(p, "LAST", "last"))
+            offer(.indexSize, exactly(p, "SIZE", "size"))
+            offer(.trueLiteral, exactly(p, "true", "TRUE"))
+            offer(.falseLiteral, exactly(p, "false", "FALSE"))
+            offer(.infinity, max(keyword(p, "inf"), keyword(p, "infinity")))
+            offer(.nan, keyword(p, "nan"))
+            offer(.null, max(keyword(p, "null"), keyword(p, "nil")))
+            offer(.uuid, uuidLiteral(p))
+            offer(.objectId, objectIdLiteral(p))
+            offer(.timestamp, timestamp(p))
+            offer(.objectKey, c == UInt8(ascii: "O") ? prefixed(1, digits(p + 1)) : 0)
+            offer(.typedLink, typedLink(p))
+            offer(.base64, base64Literal(p))
+        }
+        if c == UInt8(ascii: "$") {
+            offer(.argument, prefixed(1, digits(p + 1)))
+            offer(.keyPathArgument, literal(p, "$K") ? prefixed(2, digits(p + 2)) : 0)
+        }
+        offer(.identifier, identifier(p))
     }
 
     // MARK: - Matchers: each returns the length of its match at p, or 0.
 
     private func byte(_ i: Int) -> UInt8? { i < bytes.count ? bytes[i] : nil }
 
-    private func literal(_ p: Int, _ text: String) -> Bool {
-        var i = p
-        for b in text.utf8 {
-            guard byte(i) == b else { return false }
-            i += 1
-        }
-        return true
-    }
+    private func literal(_ p: Int, _ text: StaticString) -> Bool { exactly(p, text) > 0 }
 
     /// A case-insensitive keyword (ASCII letters only).
-    private func keyword(_ p: Int, _ word: String) -> Int {
-        var i = p
-        for b in word.utf8 {
-            guard let c = byte(i), Lexer.lower(c) == b else { return 0 }
-            i += 1
+    private func keyword(_ p: Int, _ word: StaticString) -> Int {
+        let n = word.utf8CodeUnitCount
+        guard p + n <= bytes.count else { return 0 }
+        var equal = true
+        word.withUTF8Buffer { buffer in
+            for i in 0..<n where Lexer.lower(bytes[p + i]) != buffer[i] {
+                equal = false
+                break
+            }
         }
-        return i - p
+        return equal ? n : 0
     }
 
-    private func exactly(_ p: Int, _ words: [String]) -> Int {
-        words.filter { literal(p, $0) }.map(\.utf8.count).max() ?? 0
+    private func exactly(_ p: Int, _ words: StaticString...) -> Int {
+        var best = 0
+        for w in words where w.utf8CodeUnitCount > best {
+            let n = w.utf8CodeUnitCount
+            guard p + n <= bytes.count else { continue }
+            var equal = true
+            w.withUTF8Buffer { buffer in
+                for i in 0..<n where bytes[p + i] != buffer[i] {
+                    equal = false
+                    break
+                }
+            }
+            if equal { best = n }
+        }
+        return best
     }
 
     /// A fixed prefix of `prefix` bytes that must be followed by `length` > 0 more.

@@ -10,11 +10,14 @@
 /// exhaust the stack.
 public struct Parser {
     static let maxDepth = 200
+    /// Arithmetic builds a left-deep tree; its depth is bounded by this many operators.
+    static let maxOperations = 1000
 
     let query: String
     let tokens: [Token]
     var position = 0
     var depth = 0
+    var operations = 0
 
     public init(_ query: String) {
         self.query = query
@@ -92,19 +95,15 @@ public struct Parser {
     }
 
     mutating func parseOrMixed() throws(QueryError) -> Parsed {
-        var left = try parseAndMixed()
+        let left = try parseAndMixed()
+        guard kind == .or else { return left }
+        guard case let .predicate(first) = left else { throw unexpected() }
+        var items = [first]
         while kind == .or {
-            guard case let .predicate(l) = left else { throw unexpected() }
             advance()
-            let r = try parseAnd()
-            if case var .or(items) = l {
-                items.append(r)
-                left = .predicate(.or(items))
-            } else {
-                left = .predicate(.or([l, r]))
-            }
+            items.append(try parseAnd())
         }
-        return left
+        return .predicate(.or(items))
     }
 
     mutating func parseAnd() throws(QueryError) -> PredicateNode {
@@ -113,19 +112,15 @@ public struct Parser {
     }
 
     mutating func parseAndMixed() throws(QueryError) -> Parsed {
-        var left = try parseUnaryMixed()
+        let left = try parseUnaryMixed()
+        guard kind == .and else { return left }
+        guard case let .predicate(first) = left else { throw unexpected() }
+        var items = [first]
         while kind == .and {
-            guard case let .predicate(l) = left else { throw unexpected() }
             advance()
-            let r = try parseUnary()
-            if case var .and(items) = l {
-                items.append(r)
-                left = .predicate(.and(items))
-            } else {
-                left = .predicate(.and([l, r]))
-            }
+            items.append(try parseUnary())
         }
-        return left
+        return .predicate(.and(items))
     }
 
     mutating func parseUnary() throws(QueryError) -> PredicateNode {
@@ -245,6 +240,10 @@ public struct Parser {
         defer { depth -= 1 }
         var left = start
         while let prec = Parser.precedence(kind), prec >= minimumPrecedence {
+            operations += 1
+            if operations > Parser.maxOperations {
+                throw .syntax(detail: "expression has more than \(Parser.maxOperations) arithmetic operations", query: query, at: token.range)
+            }
             let opToken = advance()
             let op: ArithmeticOperator
             switch opToken.kind {

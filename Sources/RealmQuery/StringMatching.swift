@@ -143,10 +143,21 @@ enum StringMatching {
     /// succeeds only if the pattern is also exhausted or exactly one `*` remains, so a pattern
     /// ending in `**` fails where the stars would have to match the empty tail.
     static func like(_ text: [UInt8], _ pattern: [UInt8], alternate: [UInt8]? = nil) -> Bool {
+        // realm-core backtracks, which is exponential in the number of stars for hostile
+        // patterns; past a budget the same match is decided by dynamic programming.
+        var budget = 16 * (text.count + 1) * (pattern.count + 1) + 1024
+        if let result = likeBacktracking(text, pattern, alternate, budget: &budget) { return result }
+        return likeTable(text, pattern, alternate)
+    }
+
+    /// realm-core's `matchlike`; nil when the step budget runs out.
+    static func likeBacktracking(_ text: [UInt8], _ pattern: [UInt8], _ alternate: [UInt8]?, budget: inout Int) -> Bool? {
         var t = 0, p = 0
         var backtrack = [(text: Int, pattern: Int)]()
         let star = UInt8(ascii: "*"), question = UInt8(ascii: "?")
         while true {
+            budget -= 1
+            if budget < 0 { return nil }
             var matched = false
             if t == text.count {
                 if p == pattern.count { return true }
@@ -181,6 +192,45 @@ enum StringMatching {
             t = backtrack[backtrack.count - 1].text
             p = backtrack[backtrack.count - 1].pattern
         }
+    }
+
+    /// The same decision as `likeBacktracking`, as reachability over (text, pattern)
+    /// positions: a star may consume any run of bytes, `?` one character, other bytes must
+    /// match; at the end of the text only an exhausted pattern or a single final `*` succeeds.
+    static func likeTable(_ text: [UInt8], _ pattern: [UInt8], _ alternate: [UInt8]?) -> Bool {
+        let n = text.count, m = pattern.count
+        let star = UInt8(ascii: "*"), question = UInt8(ascii: "?")
+        // next[i]: accept(i, j + 1); computed for j from m down to 0.
+        var next = [Bool](repeating: false, count: n + 1)
+        var current = [Bool](repeating: false, count: n + 1)
+        // j == m: accept only at the end of the text.
+        for i in 0...n { next[i] = i == n }
+        if m == 0 { return n == 0 }
+        for j in stride(from: m - 1, through: 0, by: -1) {
+            let c = pattern[j]
+            current[n] = j == m - 1 && c == star
+            if c == star {
+                var any = next[n]
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    any = any || next[i]
+                    current[i] = any
+                }
+            } else {
+                for i in 0..<n {
+                    if c == question {
+                        var k = i + 1
+                        if text[i] & 0x80 != 0 {
+                            while k < n, text[k] & 0xC0 == 0x80 { k += 1 }
+                        }
+                        current[i] = next[k]
+                    } else {
+                        current[i] = (c == text[i] || alternate.map { $0[j] == text[i] } == true) && next[i + 1]
+                    }
+                }
+            }
+            swap(&next, &current)
+        }
+        return next[0]
     }
 
     static func likeIns(_ text: [UInt8], _ p: Folded) -> Bool {
