@@ -125,6 +125,10 @@ final class TypeChecker {
                 return .linksTo(LinksTo(column: l.links.steps[0].column, keys: keys, equal: c.op == .equal))
             }
         } else if right.hasSingleValue, lt == rt || lt == .mixed, let column = left.directColumn, let lt {
+            // Where query-language.md §5.4 says `[c]` with a non-string right side is rejected,
+            // realm-core 14.14 only rejects it on the expression path: on a property of the
+            // class itself (`age ==[c] 5`) its query builder takes this single-column path
+            // first and ignores `[c]`. realm-core wins; realmsh does the same.
             let value = right.singleValue
             let op: DirectCondition.Operator
             let caseApplies = [.string, .binary, .mixed].contains(lt)
@@ -267,6 +271,10 @@ final class TypeChecker {
     func stringOperator(_ c: ComparisonNode) throws(QueryError) -> CompiledPredicate {
         let (left, right) = try operands(c)
         let lt = left.type, rt = right.type
+        // Only the right side's type is checked (after conversion), as realm-core does: §5.6
+        // calls string operators on numeric properties errors, but `age CONTAINS 'abc'` is
+        // accepted by realm-core 14.14 (the string does not convert to a number) and never
+        // matches; `age LIKE '3*'` is refused because '3*' converts to the int 3.
         try requireStringType(rt, TypeChecker.operatorName(c.op), c)
         let ci = c.caseInsensitive
         if let column = left.directColumn, right.hasSingleValue, let lt, lt == rt || lt == .mixed, rt == .string || rt == .binary {

@@ -6,7 +6,7 @@ import RealmObjects
 /// `…`, and a footer "N objects (M shown)".
 struct ResultTable {
     static let maxCellWidth = 40
-    static let minCellWidth = 6
+    static let minCellWidth = 8
 
     let objectClass: ObjectClass
     let csv: CSVWriter
@@ -27,10 +27,12 @@ struct ResultTable {
         var widths = headers.indices.map { c in
             min(ResultTable.maxCellWidth, max(headers[c].count, cells.map { $0[c].count }.max() ?? 0))
         }
-        // Narrow the widest columns until the table fits, then drop columns from the right.
+        // Narrow the widest columns (never below their header or 8 characters) until the table
+        // fits, then drop columns from the right.
+        let floors = headers.indices.map { min(widths[$0], max(ResultTable.minCellWidth, headers[$0].count)) }
         func tableWidth() -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
-        while tableWidth() > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
-              widths[widest] > max(ResultTable.minCellWidth, min(headers[widest].count, ResultTable.minCellWidth)) {
+        while tableWidth() > width,
+              let widest = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) {
             widths[widest] -= 1
         }
         var shown = widths.count
