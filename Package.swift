@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh.
+// Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh, and
+// RealmFormat ← RealmQuery ← RealmShell (queries see tables, not the object-store view).
 // Nothing outside the toolchain; C libraries from Debian only through tiny C* targets.
 let package = Package(
     name: "realmsh",
@@ -9,19 +10,22 @@ let package = Package(
         .executable(name: "realmsh", targets: ["realmsh"]),
         .library(name: "RealmFormat", targets: ["RealmFormat"]),
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
+        .library(name: "RealmQuery", targets: ["RealmQuery"]),
     ],
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "RealmFormat", dependencies: ["CCrypto"]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects"]),
+        .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),
         .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
+        .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

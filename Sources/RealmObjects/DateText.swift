@@ -110,4 +110,20 @@ public enum Base64 {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// Standard base64, padding optional; nil for anything else.
+    public static func decode(_ text: String) -> [UInt8]? {
+        var out = [UInt8]()
+        var buffer: UInt32 = 0, bits = 0
+        for c in text.utf8 where c != UInt8(ascii: "=") {
+            guard let v = alphabet.firstIndex(of: c) else { return nil }
+            buffer = buffer << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        return out
+    }
 }

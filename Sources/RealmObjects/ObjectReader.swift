@@ -35,6 +35,33 @@ extension RealmFile {
         if let failure { throw failure }
     }
 
+    /// Like `forEachObject`, but only for the objects at the given positions (in table order,
+    /// ascending): leaves without any of them are not decoded.
+    public func forEachObject(of objectClass: ObjectClass, atPositions positions: [Int], properties: [Property]? = nil,
+                              _ body: (_ position: Int, _ key: Int64, _ values: ObjectRow) throws -> Void) throws {
+        if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
+        guard let root = objectClass.table.clusterRef, !positions.isEmpty else { return }
+        let properties = properties ?? objectClass.properties
+        var next = 0
+        var start = 0
+        var failure: Error?
+        try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
+            defer { start += leaf.count }
+            guard failure == nil, next < positions.count, positions[next] < start + leaf.count else { return }
+            let columns = try properties.map { p throws(FormatError) in try decodeColumn(p.column, of: objectClass, in: leaf) }
+            while next < positions.count, positions[next] < start + leaf.count {
+                let r = positions[next] - start
+                next += 1
+                guard r >= 0 else { continue }
+                do { try body(start + r, leaf.objectKey(r), ObjectRow(columns: columns, row: r)) } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// The values of one column in one cluster leaf, checked to hold one value per object.
     func decodeColumn(_ column: Column, of objectClass: ObjectClass, in leaf: ClusterLeaf) throws(FormatError) -> [Value] {
         guard let ref = leaf.columnRef(column.leafIndex) else {

@@ -9,9 +9,10 @@ public protocol Command: Sendable {
 /// Every subcommand, in the order `realmsh help` lists them.
 enum Commands {
     static let all: [any Command.Type] = [
-        InfoCommand.self, SchemaCommand.self, ExportCommand.self, VerifyCommand.self, CompactCommand.self, EncryptCommand.self,
-        DecryptCommand.self, RekeyCommand.self, KeygenCommand.self, CreateCommand.self, InsertCommand.self,
-        UpsertCommand.self, ImportCommand.self, HelpCommand.self,
+        InfoCommand.self, SchemaCommand.self, ExportCommand.self, QueryCommand.self, VerifyCommand.self,
+        CreateCommand.self, InsertCommand.self, UpsertCommand.self, ImportCommand.self, UpdateCommand.self,
+        DeleteCommand.self, CompactCommand.self, EncryptCommand.self, DecryptCommand.self, RekeyCommand.self,
+        KeygenCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? { all.first { $0.spec.name == name } }

@@ -7,7 +7,7 @@ enum WriteSupport {
     static func failure(_ error: Error, path: String) -> ShellError {
         switch error {
         case let e as InputError: return ShellError("\(path): \(e.message); nothing was written", code: .dataError)
-        case let e as JSONSyntaxError: return ShellError("\(e.message); nothing was written", code: .dataError)
+        case let e as JSONError: return ShellError("invalid JSON at byte \(e.offset): \(e.message); nothing was written", code: .dataError)
         case let e as FormatError:
             switch e {
             case .locked: return ShellError(e.message, code: .tempFail)
@@ -31,19 +31,19 @@ enum WriteSupport {
                 throw ShellError.reading(source, error)
             }
         }
-        do { return try JSONParser.parse(bytes: bytes) } catch {
-            throw ShellError("\(source): \(error.message)", code: .dataError)
+        do { return try JSONParser.parse(bytes) } catch {
+            throw ShellError("\(source): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError)
         }
     }
 
     static func parseJSON(_ text: String, what: String) throws(ShellError) -> JSONValue {
-        do { return try JSONParser.parse(text) } catch { throw ShellError("\(what): \(error.message)", code: .dataError) }
+        do { return try JSONParser.parse(text) } catch { throw ShellError("\(what): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError) }
     }
 
     /// `prop=VALUE` where VALUE is a literal of the query language: `'text'`, `42`, `-1.5`,
     /// `true`, `null`, `2020-01-01@10:00:00`, `T1600000000:0`, `oid(…)`, `uuid(…)`; anything
     /// else is taken as a string.
-    static func assignment(_ text: String) throws(ShellError) -> (String, JSONValue) {
+    static func assignment(_ text: String) throws(ShellError) -> (key: String, value: JSONValue) {
         guard let eq = text.firstIndex(of: "=") else {
             throw ShellError("--set expects prop=VALUE, got '\(text)'", code: .usage)
         }
@@ -53,7 +53,7 @@ enum WriteSupport {
 
     static func literal(_ raw: String) -> JSONValue {
         if raw.count >= 2, let q = raw.first, q == "'" || q == "\"", raw.last == q {
-            return .string(String(raw.dropFirst().dropLast()))
+            return .text(String(raw.dropFirst().dropLast()))
         }
         switch raw {
         case "true", "TRUE": return .bool(true)
@@ -64,10 +64,10 @@ enum WriteSupport {
         if Int64(raw) != nil || (Double(raw) != nil && raw.first.map { $0.isNumber || $0 == "-" || $0 == "." } == true) {
             return .number(raw)
         }
-        if raw.hasPrefix("oid("), raw.hasSuffix(")") { return .object([("$oid", .string(String(raw.dropFirst(4).dropLast())))]) }
-        if raw.hasPrefix("uuid("), raw.hasSuffix(")") { return .object([("$uuid", .string(String(raw.dropFirst(5).dropLast())))]) }
-        if let date = queryDate(raw) { return .object([("$date", .string(date))]) }
-        return .string(raw)
+        if raw.hasPrefix("oid("), raw.hasSuffix(")") { return .object([(key: "$oid", value: .text(String(raw.dropFirst(4).dropLast())))]) }
+        if raw.hasPrefix("uuid("), raw.hasSuffix(")") { return .object([(key: "$uuid", value: .text(String(raw.dropFirst(5).dropLast())))]) }
+        if let date = queryDate(raw) { return .object([(key: "$date", value: .text(date))]) }
+        return .text(raw)
     }
 
     /// `YYYY-MM-DD@HH:MM:SS[:NANOS]` → ISO 8601 text; `Tseconds:nanos` → ISO 8601 text.

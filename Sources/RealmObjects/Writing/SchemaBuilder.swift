@@ -10,12 +10,12 @@ public enum SchemaBuilder {
         guard case let .array(classes) = json else { throw InputError(className: "schema", "expects a JSON array of classes") }
         var parsed: [(name: String, embedded: Bool, primaryKey: String?, properties: [JSONValue])] = []
         for (i, c) in classes.enumerated() {
-            guard case let .string(name)? = c["name"], !name.isEmpty else {
+            guard let name = c["name"]?.stringValue, !name.isEmpty else {
                 throw InputError(objectIndex: i, className: "schema", "each class needs a \"name\"")
             }
             guard name.utf8.count <= 57 else { throw InputError(className: name, "class names are at most 57 bytes (table names 63)") }
             var pk: String?
-            if case let .string(p)? = c["primaryKey"] { pk = p }
+            if let p = c["primaryKey"]?.stringValue { pk = p }
             let embedded = c["embedded"] == .bool(true)
             guard case let .array(properties)? = c["properties"] else { throw InputError(className: name, "needs a \"properties\" array") }
             if embedded && pk != nil { throw InputError(className: name, "embedded classes cannot have a primary key") }
@@ -41,7 +41,7 @@ public enum SchemaBuilder {
             let t = position[c.name]!
             var ordered = c.properties
             if let pk = c.primaryKey {
-                guard let at = ordered.firstIndex(where: { $0["name"] == .string(pk) }) else {
+                guard let at = ordered.firstIndex(where: { $0["name"]?.stringValue == pk }) else {
                     throw InputError(className: c.name, property: pk, "the primary key is not among the properties")
                 }
                 ordered.insert(ordered.remove(at: at), at: 0)
@@ -60,14 +60,14 @@ public enum SchemaBuilder {
 
     static func addProperty(_ p: JSONValue, of className: String, table t: Int, primaryKey: String?,
                             models: inout [TableModel], position: [String: Int]) throws {
-        guard case let .string(name)? = p["name"], !name.isEmpty else { throw InputError(className: className, "a property needs a \"name\"") }
+        guard let name = p["name"]?.stringValue, !name.isEmpty else { throw InputError(className: className, "a property needs a \"name\"") }
         guard name.utf8.count <= 63 else { throw InputError(className: className, property: name, "property names are at most 63 bytes") }
         if models[t].columnIndex(named: name) != nil { throw InputError(className: className, property: name, "appears twice") }
-        guard case let .string(typeName)? = p["type"], let type = types[typeName] else {
-            throw InputError(className: className, property: name, "unknown type \(p["type"].map { "\($0)" } ?? "(none)") (expected one of \(types.keys.sorted().joined(separator: ", ")))")
+        guard let typeName = p["type"]?.stringValue, let type = types[typeName] else {
+            throw InputError(className: className, property: name, "unknown type \(p["type"]?.compactText ?? "(none)") (expected one of \(types.keys.sorted().joined(separator: ", ")))")
         }
         var collection: CollectionKind?
-        if case let .string(kind)? = p["collection"] {
+        if let kind = p["collection"]?.stringValue {
             guard let k = CollectionKind(rawValue: kind) else { throw InputError(className: className, property: name, "unknown collection '\(kind)'") }
             collection = k
         }
@@ -92,8 +92,8 @@ public enum SchemaBuilder {
         }
         var target: Int?
         if type == .link {
-            guard case let .string(objectType)? = p["objectType"], let tp = position[objectType] else {
-                throw InputError(className: className, property: name, "links to an unknown class \(p["objectType"].map { "\($0)" } ?? "(none)")")
+            guard let objectType = p["objectType"]?.stringValue, let tp = position[objectType] else {
+                throw InputError(className: className, property: name, "links to an unknown class \(p["objectType"]?.compactText ?? "(none)")")
             }
             target = tp
         }

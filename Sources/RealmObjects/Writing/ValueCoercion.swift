@@ -22,7 +22,7 @@ enum ValueCoercion {
             if case let .bool(b) = json { return .bool(b) }
             throw .mismatch("expects a bool, got \(describe(json))")
         case .string:
-            if case let .string(s) = json { return .string(Array(s.utf8)) }
+            if case let .string(s) = json { return .string(s) }
             throw .mismatch("expects a string, got \(describe(json))")
         case .double:
             if let d = double(json) { return .double(d) }
@@ -36,13 +36,13 @@ enum ValueCoercion {
             throw .mismatch("expects a float, got \(describe(json))")
         case .binary:
             if case let .object(members) = json, members.count == 1, members[0].0 == "$binary",
-               let b64 = members[0].1["base64"], case let .string(text) = b64, let bytes = ValueParsing.base64(text) {
+               let b64 = members[0].1["base64"], let text = b64.stringValue, let bytes = ValueParsing.base64(text) {
                 return .binary(bytes)
             }
-            if case let .string(text) = json, let bytes = ValueParsing.base64(text) { return .binary(bytes) }
+            if let text = json.stringValue, let bytes = ValueParsing.base64(text) { return .binary(bytes) }
             throw .mismatch("expects data ({\"$binary\": …} or a base64 string), got \(describe(json))")
         case .timestamp:
-            if let text = wrapped(json, "$date") ?? { if case let .string(s) = json { return s } else { return nil } }(),
+            if let text = wrapped(json, "$date") ?? json.stringValue,
                let t = ValueParsing.date(text) {
                 return .timestamp(t)
             }
@@ -56,7 +56,7 @@ enum ValueCoercion {
             var text: String?
             if let t = wrapped(json, "$numberDecimal") { text = t }
             if case let .number(t) = json { text = t }
-            if case let .string(t) = json { text = t }
+            if let t = json.stringValue { text = t }
             if let text, let d = ValueParsing.decimal(text) { return .decimal(d) }
             throw .mismatch("expects a decimal128, got \(describe(json))")
         case .objectId:
@@ -79,7 +79,7 @@ enum ValueCoercion {
         switch json {
         case .null: return .null
         case let .bool(b): return .bool(b)
-        case let .string(s): return .string(Array(s.utf8))
+        case let .string(s): return .string(s)
         case let .number(text):
             if let i = Int64(text) { return .int(i) }
             if let d = Double(text) { return .double(d) }
@@ -126,15 +126,12 @@ enum ValueCoercion {
         return nil
     }
 
-    static func string(_ json: JSONValue) -> String? {
-        if case let .string(s) = json { return s }
-        return nil
-    }
+    static func string(_ json: JSONValue) -> String? { json.stringValue }
 
     /// The text of `{"<tag>": "text"}`.
     static func wrapped(_ json: JSONValue, _ tag: String) -> String? {
         guard case let .object(members) = json, members.count == 1, members[0].0 == tag else { return nil }
-        if case let .string(s) = members[0].1 { return s }
+        if let s = members[0].1.stringValue { return s }
         if case let .number(s) = members[0].1 { return s }
         return nil
     }
@@ -142,7 +139,9 @@ enum ValueCoercion {
     static func describe(_ json: JSONValue) -> String {
         switch json {
         case let .number(t): return "the number \(t)"
-        case let .string(s): return "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+        case let .string(b):
+            let s = String(decoding: b, as: UTF8.self)
+            return "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
         case let .bool(b): return "\(b)"
         default: return json.kind
         }

@@ -16,16 +16,9 @@ struct CSVWriter {
     }
 
     func write(to sink: ByteSink) throws {
-        var buffer = [UInt8]()
-        var header = [String]()
-        if objectClass.primaryKey == nil { header.append("_key") }
-        header += objectClass.properties.map(\.name)
-        append(header.map { Array($0.utf8) }, to: &buffer)
+        var buffer = header()
         try file.forEachObject(of: objectClass) { key, values in
-            var fields = [[UInt8]]()
-            if objectClass.primaryKey == nil { fields.append(Array(String(key).utf8)) }
-            for (p, v) in zip(objectClass.properties, values) { fields.append(try field(p, v)) }
-            append(fields, to: &buffer)
+            try appendRow(key, values, to: &buffer)
             if buffer.count > 1 << 16 {
                 sink.write(buffer)
                 buffer.removeAll(keepingCapacity: true)
@@ -34,7 +27,36 @@ struct CSVWriter {
         sink.write(buffer)
     }
 
-    private func field(_ p: Property, _ v: Value) throws -> [UInt8] {
+    /// Only the given objects, in the given order (query results).
+    func write(objects: [(key: Int64, values: [Value])], to sink: ByteSink) throws {
+        var buffer = header()
+        for (key, values) in objects {
+            try appendRow(key, values, to: &buffer)
+            if buffer.count > 1 << 16 {
+                sink.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        sink.write(buffer)
+    }
+
+    private func header() -> [UInt8] {
+        var buffer = [UInt8]()
+        var header = [String]()
+        if objectClass.primaryKey == nil { header.append("_key") }
+        header += objectClass.properties.map(\.name)
+        append(header.map { Array($0.utf8) }, to: &buffer)
+        return buffer
+    }
+
+    private func appendRow<Row: Collection<Value>>(_ key: Int64, _ values: Row, to buffer: inout [UInt8]) throws {
+        var fields = [[UInt8]]()
+        if objectClass.primaryKey == nil { fields.append(Array(String(key).utf8)) }
+        for (p, v) in zip(objectClass.properties, values) { fields.append(try field(p, v)) }
+        append(fields, to: &buffer)
+    }
+
+    func field(_ p: Property, _ v: Value) throws -> [UInt8] {
         switch v {
         case .null: return []
         case let .string(b): return b

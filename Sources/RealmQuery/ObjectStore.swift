@@ -1,0 +1,208 @@
+import RealmFormat
+
+/// The tables of one snapshot as queries see them: class names, objects in key order, and
+/// column values decoded on first use and kept for the life of the query. Queries work on
+/// RealmFormat's tables directly: a class is the table `class_<Name>` (or, in a file without
+/// any `class_` table or `metadata`, the table of that name, as realmsh's raw form shows it).
+public final class ObjectStore {
+    public let snapshot: Snapshot
+    let isRawForm: Bool
+    private var tablesByPosition: [Int: TableData] = [:]
+
+    public init(snapshot: Snapshot) {
+        self.snapshot = snapshot
+        let names = snapshot.tables.map(\.name)
+        isRawForm = !names.contains { $0.hasPrefix("class_") } && !names.contains("metadata")
+    }
+
+    /// The class names of the file, as `realmsh schema` lists them.
+    public var classNames: [String] {
+        snapshot.tables.filter { isRawForm || $0.name.hasPrefix("class_") }.map(className)
+    }
+
+    func className(_ table: Table) -> String {
+        table.name.hasPrefix("class_") ? String(table.name.dropFirst(6)) : table.name
+    }
+
+    /// The table of a class; the name may also be given with its `class_` prefix.
+    public func table(className name: String) -> TableData? {
+        if let t = snapshot.table(named: "class_" + name) { return data(t) }
+        if isRawForm || name.hasPrefix("class_"), let t = snapshot.table(named: name) { return data(t) }
+        return nil
+    }
+
+    /// `@links.<Class>.<property>` names the class without its prefix (realm-core adds it).
+    func table(backlinkClass name: String) -> TableData? {
+        snapshot.table(named: "class_" + name).map(data)
+    }
+
+    func table(key: TableKey) -> TableData? { snapshot.table(key: key).map(data) }
+
+    func data(_ table: Table) -> TableData {
+        if let d = tablesByPosition[table.position] { return d }
+        let d = TableData(store: self, table: table)
+        tablesByPosition[table.position] = d
+        return d
+    }
+}
+
+/// One table's objects: keys in table order (ascending ObjKey), the row of a key, and whole
+/// columns decoded on demand (one value per object; collections as `.list`/`.dictionary`).
+public final class TableData {
+    unowned let store: ObjectStore
+    public let table: Table
+    public let className: String
+    private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
+    private var keyCache: [Int64]?
+    private var rowByKey: [Int64: Int]?
+    private var columnCache: [Int64: [Value]] = [:]
+    private var backlinkCache: [Int64: [[Int64]]] = [:]
+    private var backlinkTotals: [Int]?
+
+    init(store: ObjectStore, table: Table) {
+        self.store = store
+        self.table = table
+        className = store.className(table)
+    }
+
+    var snapshot: Snapshot { store.snapshot }
+
+    /// Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
+    var isHidden: Bool { snapshot.fileFormat == 22 && table.kind == .asymmetric }
+
+    /// The cluster leaves with the row number of their first object.
+    func leaves() throws -> [(leaf: ClusterLeaf, start: Int)] {
+        if let l = leafCache { return l }
+        var out = [(leaf: ClusterLeaf, start: Int)]()
+        if let root = table.clusterRef, !isHidden {
+            var start = 0
+            try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
+                out.append((leaf, start))
+                start += leaf.count
+            }
+        }
+        leafCache = out
+        return out
+    }
+
+    public func count() throws -> Int {
+        let l = try leaves()
+        guard let last = l.last else { return 0 }
+        return last.start + last.leaf.count
+    }
+
+    /// ObjKeys in table order.
+    public func keys() throws -> [Int64] {
+        if let k = keyCache { return k }
+        var out = [Int64]()
+        for (leaf, _) in try leaves() {
+            for r in 0..<leaf.count { out.append(leaf.objectKey(r)) }
+        }
+        keyCache = out
+        return out
+    }
+
+    /// The row of an object, nil when no object has that key.
+    func row(of key: Int64) throws -> Int? {
+        if rowByKey == nil {
+            var map = [Int64: Int]()
+            for (i, k) in try keys().enumerated() { map[k] = i }
+            rowByKey = map
+        }
+        return rowByKey?[key]
+    }
+
+    public func column(named name: String) -> Column? { table.column(named: name) }
+
+    /// All values of a column, one per object.
+    func values(_ column: Column) throws -> [Value] {
+        if let v = columnCache[column.key.value] { return v }
+        var out = [Value]()
+        out.reserveCapacity(try count())
+        for (leaf, _) in try leaves() {
+            out += try decode(column, in: leaf)
+        }
+        columnCache[column.key.value] = out
+        return out
+    }
+
+    func value(_ column: Column, row: Int) throws -> Value {
+        let all = try values(column)
+        return row < all.count ? all[row] : .null
+    }
+
+    /// The values of one column in one cluster leaf, checked to hold one value per object.
+    func decode(_ column: Column, in leaf: ClusterLeaf) throws -> [Value] {
+        guard let ref = leaf.columnRef(column.leafIndex) else {
+            throw FormatError.corrupt(offset: leaf.node.ref, reason: "class '\(className)': no data for property '\(column.name)'")
+        }
+        let values: [Value]
+        if column.collection != nil {
+            let refs = try snapshot.node(ref)
+            guard refs.hasRefs else {
+                throw FormatError.corrupt(offset: ref, reason: "class '\(className)': collection column '\(column.name)' is not a ref array")
+            }
+            values = try (0..<refs.count).map { i throws(FormatError) in try snapshot.decodeCollection(refs.ref(i), column: column) }
+        } else {
+            values = try snapshot.decodeLeaf(ref, type: column.type, nullable: column.isNullable, context: .cluster,
+                                             enumValues: table.enumValuesRef(for: column))
+        }
+        guard values.count == leaf.count else {
+            throw FormatError.corrupt(offset: ref, reason: "class '\(className)': property '\(column.name)' holds \(values.count) values for \(leaf.count) objects")
+        }
+        return values
+    }
+
+    /// The origin ObjKeys of each object's backlinks through one backlink column.
+    func backlinks(_ column: Column) throws -> [[Int64]] {
+        if let b = backlinkCache[column.key.value] { return b }
+        var out = [[Int64]]()
+        for (leaf, _) in try leaves() {
+            guard let ref = leaf.columnRef(column.leafIndex) else {
+                out += Array(repeating: [], count: leaf.count)
+                continue
+            }
+            let cells = try snapshot.decodeBacklinks(ref)
+            guard cells.count == leaf.count else {
+                throw FormatError.corrupt(offset: ref, reason: "class '\(className)': backlink column holds \(cells.count) cells for \(leaf.count) objects")
+            }
+            out += cells
+        }
+        backlinkCache[column.key.value] = out
+        return out
+    }
+
+    /// The number of links to each object from all classes and properties (`@links.@count`).
+    func totalBacklinks(row: Int) throws -> Int {
+        if backlinkTotals == nil {
+            var totals = [Int](repeating: 0, count: try count())
+            for c in table.backlinkColumns {
+                for (i, cell) in try backlinks(c).enumerated() where i < totals.count { totals[i] += cell.count }
+            }
+            backlinkTotals = totals
+        }
+        return row < backlinkTotals!.count ? backlinkTotals![row] : 0
+    }
+
+    /// The backlink column of this table that mirrors `originColumn` of `origin`.
+    func backlinkColumn(from origin: TableData, column originColumn: Column) -> Column? {
+        table.backlinkColumns.first { $0.targetTable == origin.table.key && $0.oppositeColumn == originColumn.key }
+    }
+
+    /// The table a link or backlink column points to.
+    func target(of column: Column) -> TableData? {
+        column.targetTable.flatMap { store.table(key: $0) }
+    }
+
+    /// The object whose primary key equals `value` (`Table::find_primary_key`).
+    public func find(primaryKey value: QValue) throws -> Int64? {
+        guard let pk = table.primaryKeyColumn else { return nil }
+        let keys = try keys()
+        for (row, v) in try values(pk).enumerated() {
+            let candidate = QValue(v)
+            if candidate.isNull && value.isNull { return keys[row] }
+            if QValue.typesAreComparable(candidate, value), QValue.compare(candidate, value) == 0 { return keys[row] }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,161 @@
+import RealmFormat
+
+/// `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` (query-language.md §6), applied left to right in
+/// the order written, as realm-core's `DescriptorOrdering` does: consecutive SORTs merge (the
+/// later one's keys first), DISTINCT keeps the first object of each value tuple in the current
+/// order and drops objects whose path crosses a null link, LIMIT keeps a prefix.
+enum OrderingStep {
+    case sort([SortKey])
+    case distinct([SortKey])
+    case limit(Int)
+}
+
+/// One SORT or DISTINCT key: a property, reached through to-one links, or a dictionary value.
+struct SortKey {
+    /// The columns of the path with the table each belongs to; all but the last should be
+    /// to-one links.
+    let path: [(column: Column, table: TableData)]
+    let dictionaryKey: [UInt8]?
+    let ascending: Bool
+
+    var hasLinks: Bool { path.count > 1 }
+
+    /// realm-core checks keys only when it sorts a non-empty result (`Sorter`).
+    func validate() throws(QueryError) {
+        guard let last = path.last else {
+            throw .illegalOperation(message: "Missing property", at: nil)
+        }
+        if last.column.collection != nil && dictionaryKey == nil {
+            throw .illegalOperation(message: "Cannot sort on a collection property", at: nil)
+        }
+        for step in path.dropLast() where !(step.column.type == .link && step.column.collection == nil) {
+            throw .illegalOperation(message: "All but last property must be a link", at: nil)
+        }
+    }
+
+    /// The key's value for one object of the queried class; `nullLink` when a link on the way
+    /// is null (such objects sort after all others ascending, before them descending).
+    func value(row: Int) throws -> (nullLink: Bool, value: QValue) {
+        var r = row
+        for step in path.dropLast() {
+            guard case let .link(k) = try step.table.value(step.column, row: r), k >= 0,
+                  let target = step.table.target(of: step.column), let next = try target.row(of: k) else {
+                return (true, .null)
+            }
+            r = next
+        }
+        guard let last = path.last else { return (false, .null) }
+        let v = try last.table.value(last.column, row: r)
+        if let key = dictionaryKey {
+            guard case let .dictionary(entries) = v, let e = entries.first(where: { $0.key == .string(key) }) else { return (false, .null) }
+            return (false, QValue(e.value))
+        }
+        return (false, QValue(v))
+    }
+}
+
+extension TypeChecker {
+    func orderings(_ nodes: [OrderingNode]) throws(QueryError) -> [OrderingStep] {
+        var steps = [OrderingStep]()
+        for node in nodes {
+            switch node {
+            case let .limit(n, _):
+                steps.append(.limit(n))
+            case let .sort(keys):
+                let new = try keys.map { k throws(QueryError) in try sortKey(k.path, ascending: k.ascending, clause: "sort") }
+                if case let .sort(previous)? = steps.last {
+                    steps[steps.count - 1] = .sort(new + previous)
+                } else {
+                    steps.append(.sort(new))
+                }
+            case let .distinct(paths):
+                steps.append(.distinct(try paths.map { p throws(QueryError) in try sortKey(p, ascending: true, clause: "distinct") }))
+            }
+        }
+        return steps
+    }
+
+    func sortKey(_ path: PathNode, ascending: Bool, clause: String) throws(QueryError) -> SortKey {
+        var table = base
+        var columns = [(column: Column, table: TableData)]()
+        var dictionaryKey: [UInt8]?
+        for (n, e) in path.elements.enumerated() {
+            guard case let .key(raw, range) = e else {
+                throw .invalidQuery(message: "Only property names and dictionary keys can be used in a '\(clause)' clause", at: path.range)
+            }
+            let name = translate(table, raw)
+            if let last = columns.last, last.column.collection == .dictionary {
+                dictionaryKey = name
+                continue
+            }
+            let nameString = String(decoding: name, as: UTF8.self)
+            guard let column = table.column(named: nameString) else {
+                throw .invalidQuery(message: "No property '\(nameString)' found on object type '\(table.className)' specified in '\(clause)' clause", at: range)
+            }
+            columns.append((column, table))
+            if n < path.elements.count - 1, column.type == .link, let target = table.target(of: column) {
+                table = target
+            }
+        }
+        if path.keyPathArgument != nil {
+            throw .invalidQuery(message: "A key path argument cannot be used in a '\(clause)' clause", at: path.range)
+        }
+        return SortKey(path: columns, dictionaryKey: dictionaryKey, ascending: ascending)
+    }
+}
+
+enum Ordering {
+    /// Applies the steps to rows of the queried class in their current order.
+    static func apply(_ steps: [OrderingStep], to rows: [Int]) throws -> [Int] {
+        var rows = rows
+        for step in steps {
+            if rows.isEmpty { return rows }
+            switch step {
+            case let .limit(n):
+                if rows.count > n { rows.removeLast(rows.count - n) }
+            case let .sort(keys):
+                for k in keys { try k.validate() }
+                let entries = try cache(rows, keys)
+                rows = entries.sorted { less($0, $1, keys, total: true) }.map(\.row)
+            case let .distinct(keys):
+                for k in keys { try k.validate() }
+                var entries = try cache(rows, keys)
+                if keys.contains(where: \.hasLinks) {
+                    entries.removeAll { e in zip(keys, e.values).contains { $0.hasLinks && $1.nullLink } }
+                }
+                entries.sort { less($0, $1, keys, total: true) }
+                var kept = [Entry]()
+                for e in entries where kept.last.map({ less($0, e, keys, total: false) }) ?? true { kept.append(e) }
+                rows = kept.sorted { $0.index < $1.index }.map(\.row)
+            }
+        }
+        return rows
+    }
+
+    struct Entry {
+        let index: Int
+        let row: Int
+        let values: [(nullLink: Bool, value: QValue)]
+    }
+
+    static func cache(_ rows: [Int], _ keys: [SortKey]) throws -> [Entry] {
+        try rows.enumerated().map { i, row in
+            Entry(index: i, row: row, values: try keys.map { try $0.value(row: row) })
+        }
+    }
+
+    /// realm-core's `Sorter`: key by key in Mixed order, null links last ascending and first
+    /// descending, ties by current position.
+    static func less(_ a: Entry, _ b: Entry, _ keys: [SortKey], total: Bool) -> Bool {
+        for (t, key) in keys.enumerated() {
+            let (ni, vi) = a.values[t], (nj, vj) = b.values[t]
+            if key.hasLinks {
+                if ni && nj { continue }
+                if ni || nj { return key.ascending != ni }
+            }
+            let c = QValue.compare(vi, vj)
+            if c != 0 { return key.ascending ? c < 0 : c > 0 }
+        }
+        return total ? a.index < b.index : false
+    }
+}

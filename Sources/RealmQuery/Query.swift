@@ -1,0 +1,73 @@
+import RealmFormat
+
+/// A query on one class of a file: a predicate in Realm's query language with its arguments,
+/// compiled once and run on demand. Filters chain like Realm's `Results.filter`: the predicates
+/// are ANDed and the new SORT/DISTINCT/LIMIT follow the existing ones.
+///
+/// ```swift
+/// let store = ObjectStore(snapshot: try Snapshot(path: "default.realm"))
+/// let people = try Query(store: store, className: "Person", "age > $0 SORT(name ASC)", arguments: [.int(30)])
+/// let keys = try people.filter("name BEGINSWITH 'A'").objectKeys()
+/// ```
+public final class Query {
+    public let store: ObjectStore
+    public let table: TableData
+    let predicates: [CompiledPredicate]
+    let orderings: [OrderingStep]
+
+    /// Parses and type-checks `text` against the class (errors: `QueryError`).
+    public convenience init(store: ObjectStore, className: String, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
+        guard let table = store.table(className: className) else {
+            throw .invalidQuery(message: "No class '\(className)' in the file", at: nil)
+        }
+        try self.init(store: store, table: table, text, arguments: arguments)
+    }
+
+    public init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
+        self.store = store
+        self.table = table
+        let placeholders = Placeholders(text)
+        do {
+            let ast = try Parser.parse(placeholders.rewritten)
+            let checker = TypeChecker(store: store, base: table, arguments: arguments, query: placeholders.rewritten)
+            predicates = [try checker.predicate(ast.predicate)]
+            orderings = try checker.orderings(ast.orderings)
+        } catch {
+            throw placeholders.remap(error)
+        }
+    }
+
+    init(store: ObjectStore, table: TableData, predicates: [CompiledPredicate], orderings: [OrderingStep]) {
+        self.store = store
+        self.table = table
+        self.predicates = predicates
+        self.orderings = orderings
+    }
+
+    /// A query on the results of this one (query-language.md §6.4).
+    public func filter(_ text: String, arguments: [QueryArgument] = []) throws(QueryError) -> Query {
+        if orderings.contains(where: { if case .limit = $0 { return true } else { return false } }) {
+            throw .illegalOperation(message: "Filtering a Results with a limit is not yet implemented", at: nil)
+        }
+        let next = try Query(store: store, table: table, text, arguments: arguments)
+        return Query(store: store, table: table, predicates: predicates + next.predicates, orderings: orderings + next.orderings)
+    }
+
+    /// The matching objects' rows (positions in table order), in result order.
+    public func rows() throws -> [Int] {
+        let n = try table.count()
+        var matches = Bitset(count: n, filled: true)
+        let evaluator = Evaluator(table: table)
+        for p in predicates { matches = try evaluator.evaluate(p, candidates: matches) }
+        return try Ordering.apply(orderings, to: matches.members)
+    }
+
+    /// The matching objects' keys, in result order.
+    public func objectKeys() throws -> [Int64] {
+        let keys = try table.keys()
+        return try rows().map { keys[$0] }
+    }
+
+    /// The number of objects the query shows (after DISTINCT and LIMIT).
+    public func count() throws -> Int { try rows().count }
+}

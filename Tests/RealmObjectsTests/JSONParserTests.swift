@@ -1,0 +1,29 @@
+import RealmObjects
+import XCTest
+
+final class JSONParserTests: XCTestCase {
+    func testValuesKeepNumberTextAndMemberOrder() throws {
+        let v = try JSONParser.parse(#"[42, 42.0, -1e3, "a\"\u00e9\n", true, null, {"b": 1, "a": [2]}]"#)
+        guard case let .array(items) = v else { return XCTFail("not an array") }
+        XCTAssertEqual(items[0], .number("42"))
+        XCTAssertEqual(items[1], .number("42.0"))
+        XCTAssertEqual(items[2], .number("-1e3"))
+        XCTAssertEqual(items[3], .string(Array("a\"é\n".utf8)))
+        XCTAssertEqual(items[4], .bool(true))
+        XCTAssertEqual(items[5], .null)
+        XCTAssertEqual(items[6]["b"], .number("1"))
+        XCTAssertEqual(items[6].compactText, #"{"b":1,"a":[2]}"#)
+        XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00""#), .string(Array("😀".utf8)), "surrogate pairs")
+        XCTAssertEqual(try JSONParser.parse("  {}  "), .object([]))
+    }
+
+    func testInvalidJSONIsAnErrorWithItsOffset() {
+        for (text, offset) in [("[1,", 3), ("{\"a\" 1}", 5), ("01", 1), ("[1] 2", 4), ("\"\u{1}\"", 2), ("tru", 0), ("-", 1), ("1.", 2), ("\"\\x\"", 3), ("", 0)] {
+            XCTAssertThrowsError(try JSONParser.parse(text), text) { error in
+                XCTAssertEqual((error as? JSONError)?.offset, offset, text)
+            }
+        }
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        XCTAssertThrowsError(try JSONParser.parse(deep))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import RealmObjects
+import RealmTestSupport
+import XCTest
+
+/// Every entry of `../shared/fixtures/realm-core/queries.json` (computed by realm-core 14.14
+/// itself) must give realm-core's answer through `realmsh query`: the same objects in the same
+/// order, or a rejection. The file is enumerated, so new entries are picked up.
+final class QueryConformanceTests: XCTestCase {
+    func testEveryQueriesJSONEntryGivesRealmCoresAnswer() throws {
+        let directory = Fixtures.path("realm-core")
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: directory + "/queries.json"))
+        guard case let .array(entries) = try JSONParser.parse(Array(data)) else { return XCTFail("queries.json is not an array") }
+        var passed = 0, rejections = 0, sameMessage = 0
+        var primaryKeys = [String: String?]()
+        for (n, entry) in entries.enumerated() {
+            guard let file = entry["file"]?.stringValue, let cls = entry["class"]?.stringValue,
+                  let query = entry["query"]?.stringValue else {
+                XCTFail("entry \(n) lacks file, class or query")
+                continue
+            }
+            let path = directory + "/" + file
+            var args = ["query", "--format", "json", path, cls, query]
+            if let a = entry["args"] { args += ["--args-json", a.compactText] }
+            let run = realmsh(args)
+            let label = "queries.json #\(n): \(file) \(cls) \"\(query)\""
+            if entry["error"] == .bool(true) {
+                rejections += 1
+                let expected = entry["message"]?.stringValue ?? ""
+                if run.code == 65 && run.stdout.isEmpty {
+                    passed += 1
+                    if run.stderr.hasPrefix("Error: " + expected + "\n") { sameMessage += 1 }
+                } else {
+                    XCTFail("\(label): realm-core rejects it (\(expected)) but realmsh exited \(run.code): \(run.out.prefix(300))")
+                }
+                continue
+            }
+            guard run.code == 0, case let .array(objects) = try JSONParser.parse(run.stdout) else {
+                XCTFail("\(label): exited \(run.code): \(run.stderr)")
+                continue
+            }
+            if primaryKeys[path + "/" + cls] == nil {
+                primaryKeys[path + "/" + cls] = try RealmFile(path: path).objectClass(named: cls)?.primaryKey
+            }
+            let pk = primaryKeys[path + "/" + cls]!
+            let got = objects.map { o -> String in
+                if let pk { return o[pk]?.compactText ?? "?" }
+                return "{\"$key\":" + (o["_key"]?.compactText ?? "?") + "}"
+            }
+            guard case let .array(expectedIdentities)? = entry["expect"] else {
+                XCTFail("\(label): no expect")
+                continue
+            }
+            let expected = expectedIdentities.map(\.compactText)
+            if got == expected {
+                passed += 1
+            } else {
+                XCTFail("\(label): expected \(expected.count) objects \(expected.prefix(20)) but got \(got.count) \(got.prefix(20))")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(entries.count, 174)
+        print("queries.json conformance: \(passed)/\(entries.count) entries give realm-core's answer (\(rejections) rejections, \(sameMessage) with realm-core's exact message)")
+    }
+}
