@@ -96,11 +96,21 @@ public enum Platform {
     public static func lastErrno() -> Int32 { errno }
 
     /// Everything on standard input.
-    public static func readStandardInput() -> [UInt8] {
+    public static func readStandardInput() -> [UInt8] { readAll(0) }
+
+    /// The whole contents of `path` read as a stream (works for pipes and /dev/stdin too).
+    public static func readFile(_ path: String) throws(FormatError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw .io(path: path, errno: errno, action: "open") }
+        defer { close(fd) }
+        return readAll(fd)
+    }
+
+    private static func readAll(_ fd: Int32) -> [UInt8] {
         var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             out += chunk[0..<n]

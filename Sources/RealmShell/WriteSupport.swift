@@ -24,12 +24,7 @@ enum WriteSupport {
         if source == "-" {
             bytes = Platform.readStandardInput()
         } else {
-            do {
-                let image = try ByteImage.mapping(path: source)
-                bytes = try image.copy(0, image.count)
-            } catch {
-                throw ShellError.reading(source, error)
-            }
+            do { bytes = try Platform.readFile(source) } catch { throw ShellError.reading(source, error) }
         }
         do { return try JSONParser.parse(bytes) } catch {
             throw ShellError("\(source): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError)

@@ -20,14 +20,12 @@ extension RealmWriter {
     public func update(className: String, keys: [Int64], values: JSONValue) throws {
         guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
         guard case let .object(members) = values else { throw InputError(className: className, "the new values must be a JSON object") }
-        let position = c.table.position
         for (i, key) in keys.enumerated() {
             for (name, json) in members {
                 guard let p = c.property(named: name) else { throw unknownProperty(name, c, index: i) }
                 if p.isPrimaryKey { throw InputError(objectIndex: i, className: c.name, property: name, "a primary key cannot be changed after creation") }
                 try set(p, of: c, key: key, json, policy: .upsert, index: i, depth: 0)
             }
-            _ = position
             summary.updated += 1
         }
     }

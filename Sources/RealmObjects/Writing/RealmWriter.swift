@@ -67,7 +67,12 @@ public final class RealmWriter {
     // MARK: commit
 
     /// Writes every changed table (backlinks recomputed) and commits (realm-format.md §13.5).
+    /// A transaction that changed nothing ends without touching the file.
     public func commit() throws(FormatError) {
+        guard !modified.isEmpty else {
+            transaction.rollback()
+            return
+        }
         try refreshBacklinks()
         let tables = try transaction.child(transaction.top, 1)
         guard let tables else { throw .corrupt(offset: 0, reason: "no tables array") }
