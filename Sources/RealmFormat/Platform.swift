@@ -191,6 +191,12 @@ public enum Platform {
 
     public static func exitProcess(_ status: Int32) -> Never { exit(status) }
 
+    /// Dies at once, as a crash or `kill -9` would (crash-safety failpoints).
+    public static func killSelf() -> Never {
+        kill(getpid(), SIGKILL)
+        exit(137)
+    }
+
     /// Writing to a closed pipe (`realmsh export … | head`) returns EPIPE instead of killing us.
     public static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 

@@ -188,17 +188,22 @@ public final class WriteTransaction {
         if (Platform.fileSize(path) ?? 0) < physical {
             guard Platform.resize(fd, to: physical) else { throw .io(path: path, errno: Platform.lastErrno(), action: "grow") }
         }
-        for (offset, bytes) in writes {
+        Failpoint.beforeWrite.hit()
+        for (i, (offset, bytes)) in writes.enumerated() {
             guard Platform.writeAll(fd, bytes, at: offset) else { throw .io(path: path, errno: Platform.lastErrno(), action: "write") }
+            if i == writes.count / 2 { Failpoint.midWrite.hit() }
         }
         try sync()
+        Failpoint.afterNodes.hit()
         let newSlot = 1 - currentSlot
         try writeHeader(UInt64(topRef).littleEndianBytes, at: 8 * newSlot)
         try writeHeader([24], at: 20 + newSlot)
         try sync()
+        Failpoint.afterHeaderSlot.hit()
         flags = (flags & ~1) | UInt8(newSlot)
         try writeHeader([flags], at: 23)
         try sync()
+        Failpoint.afterFlip.hit()
     }
 
     /// §3.5: a streaming file gets its footer's top ref into slot 1 before any commit, because
