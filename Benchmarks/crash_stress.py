@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Crash-safety stress (run on demand, not in CI): SIGKILL a writer at random moments.
+
+  python3 Benchmarks/crash_stress.py [--trials 50]
+
+Each trial copies the `large` fixture (150,000 Item objects), starts
+`realmsh update COPY Item --all --set quantity=-7` (one big commit that rewrites the whole table
+and its indexes), kills it after a random delay within the time an uninterrupted run takes, then
+checks that the file verifies and holds either the old version (no object changed) or the new one
+(all changed), and that a further commit on top succeeds. Prints how many trials ended in each state.
+"""
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LARGE = os.path.join(os.path.dirname(ROOT), 'shared', 'fixtures', 'realm-core', 'large.realm')
+REALMSH = os.path.join(ROOT, '.build', 'release', 'realmsh')
+
+
+def count(path, predicate):
+    out = subprocess.run([REALMSH, 'query', path, 'Item', predicate, '--format', 'count'],
+                         stdout=subprocess.PIPE, check=True, text=True).stdout
+    return int(out.strip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--trials', type=int, default=50)
+    ap.add_argument('--seed', type=int, default=1)
+    args = ap.parse_args()
+    subprocess.run(['swift', 'build', '-c', 'release'], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    rng = random.Random(args.seed)
+    command = ['update', None, 'Item', '--all', '--set', 'quantity=-7']
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = os.path.join(tmp, 'probe.realm')
+        shutil.copy(LARGE, probe)
+        os.chmod(probe, 0o644)
+        start = time.perf_counter()
+        subprocess.run([REALMSH] + [probe if a is None else a for a in command], check=True, stderr=subprocess.DEVNULL)
+        duration = time.perf_counter() - start
+        total = count(probe, 'TRUEPREDICATE')
+        print(f'an uninterrupted run takes {duration:.2f} s; kills land at random in [0, {duration:.2f}] s')
+        states = {'old': 0, 'new': 0, 'finished': 0}
+        failures = 0
+        for trial in range(args.trials):
+            path = os.path.join(tmp, f'trial-{trial}.realm')
+            shutil.copy(LARGE, path)
+            os.chmod(path, 0o644)
+            writer = subprocess.Popen([REALMSH] + [path if a is None else a for a in command],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0, duration))
+            writer.send_signal(signal.SIGKILL)
+            writer.wait()
+            verify = subprocess.run([REALMSH, 'verify', '-q', path])
+            changed = count(path, 'quantity == -7')
+            if writer.returncode == 0:
+                states['finished'] += 1
+            if verify.returncode != 0 or changed not in (0, total):
+                failures += 1
+                print(f'trial {trial}: verify exit {verify.returncode}, {changed} of {total} changed: FAILED')
+                continue
+            states['old' if changed == 0 else 'new'] += 1
+            again = subprocess.run([REALMSH, 'update', path, 'Item', '--where', 'id == 1', '--set', 'quantity=1'],
+                                   stderr=subprocess.DEVNULL)
+            if again.returncode != 0 or subprocess.run([REALMSH, 'verify', '-q', path]).returncode != 0:
+                failures += 1
+                print(f'trial {trial}: a commit on top failed')
+            os.remove(path)
+        print(f'{args.trials} trials: {states["old"]} old version, {states["new"]} new version '
+              f'({states["finished"]} finished before the kill), {failures} failures')
+        return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
