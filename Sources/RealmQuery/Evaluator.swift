@@ -4,7 +4,8 @@ import RealmFormat
 /// narrows the candidates child by child, OR tries each child on the rows not matched yet, NOT
 /// takes the complement within the candidates. A comparison of an int, bool, float, double or
 /// timestamp property with a constant scans the column's leaves in place (no value is decoded
-/// per object); everything else tests candidate rows one by one.
+/// per object); equality on an indexed string, ObjectId or UUID property asks the search index
+/// (IndexLookup.swift); everything else tests candidate rows one by one.
 struct Evaluator {
     let table: TableData
 
@@ -37,6 +38,7 @@ struct Evaluator {
             return try filter(candidates) { try c.matches(row: $0) }
         case let .direct(d):
             if let scanned = try scan(d, candidates) { return scanned }
+            if let found = try indexLookup(d, candidates) { return found }
             let values = try table.values(d.column)
             return try filter(candidates) { d.matches(values[$0]) }
         case let .directIn(d):

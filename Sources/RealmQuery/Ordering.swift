@@ -108,54 +108,22 @@ enum Ordering {
     /// Applies the steps to rows of the queried class in their current order.
     static func apply(_ steps: [OrderingStep], to rows: [Int]) throws -> [Int] {
         var rows = rows
-        for step in steps {
+        for (s, step) in steps.enumerated() {
             if rows.isEmpty { return rows }
             switch step {
             case let .limit(n):
                 if rows.count > n { rows.removeLast(rows.count - n) }
             case let .sort(keys):
                 for k in keys { try k.validate() }
-                let entries = try cache(rows, keys)
-                rows = entries.sorted { less($0, $1, keys, total: true) }.map(\.row)
+                // A LIMIT right after the SORT only needs the smallest `n` in order.
+                var prefix: Int? = nil
+                if s + 1 < steps.count, case let .limit(n) = steps[s + 1] { prefix = n }
+                rows = try SortTable(rows, keys).sortedRows(prefix: prefix)
             case let .distinct(keys):
                 for k in keys { try k.validate() }
-                var entries = try cache(rows, keys)
-                if keys.contains(where: \.hasLinks) {
-                    entries.removeAll { e in zip(keys, e.values).contains { $0.hasLinks && $1.nullLink } }
-                }
-                entries.sort { less($0, $1, keys, total: true) }
-                var kept = [Entry]()
-                for e in entries where kept.last.map({ less($0, e, keys, total: false) }) ?? true { kept.append(e) }
-                rows = kept.sorted { $0.index < $1.index }.map(\.row)
+                rows = try SortTable(rows, keys).distinctRows()
             }
         }
         return rows
-    }
-
-    struct Entry {
-        let index: Int
-        let row: Int
-        let values: [(nullLink: Bool, value: QValue)]
-    }
-
-    static func cache(_ rows: [Int], _ keys: [SortKey]) throws -> [Entry] {
-        try rows.enumerated().map { i, row in
-            Entry(index: i, row: row, values: try keys.map { try $0.value(row: row) })
-        }
-    }
-
-    /// realm-core's `Sorter`: key by key in Mixed order, null links last ascending and first
-    /// descending, ties by current position.
-    static func less(_ a: Entry, _ b: Entry, _ keys: [SortKey], total: Bool) -> Bool {
-        for (t, key) in keys.enumerated() {
-            let (ni, vi) = a.values[t], (nj, vj) = b.values[t]
-            if key.hasLinks {
-                if ni && nj { continue }
-                if ni || nj { return key.ascending != ni }
-            }
-            let c = QValue.compare(vi, vj)
-            if c != 0 { return key.ascending ? c < 0 : c > 0 }
-        }
-        return total ? a.index < b.index : false
     }
 }

@@ -180,6 +180,19 @@ final class EvaluationTests: XCTestCase {
         XCTAssertEqual(rejection("TRUEPREDICATE SORT(nmae ASC)")?.message, "No property 'nmae' found on object type 'Person' specified in 'sort' clause")
     }
 
+    /// SORT followed by a small LIMIT selects with a bounded heap instead of sorting everything;
+    /// with ties broken by position both must give exactly the prefix of the full sort.
+    func testSortThenLimitIsThePrefixOfTheFullSort() throws {
+        let large = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        for keys in ["category DESC, quantity ASC", "optInt ASC", "optString DESC"] {
+            let full = try Query(store: large, className: "Item", "TRUEPREDICATE SORT(\(keys))").objectKeys()
+            for n in [7, 1000] {
+                let limited = try Query(store: large, className: "Item", "TRUEPREDICATE SORT(\(keys)) LIMIT(\(n))").objectKeys()
+                XCTAssertEqual(limited, Array(full.prefix(n)), "SORT(\(keys)) LIMIT(\(n))")
+            }
+        }
+    }
+
     func testChainedFiltersAndPlaceholders() throws {
         let adults = try Query(store: basic, className: "Person", "age > 20 SORT(age DESC)")
         XCTAssertEqual(try adults.filter("isAdmin == true").objectKeys(), [5])

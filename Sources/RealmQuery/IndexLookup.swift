@@ -1,0 +1,68 @@
+import RealmFormat
+
+/// `property == constant` through the column's search index (realm-format.md §12), as
+/// realm-core does for indexed string, ObjectId and UUID properties: the index names the
+/// candidate objects, and each candidate is confirmed by reading its stored value, so the
+/// answer is the scan's. Anything unexpected (a malformed index, a key the table does not hold,
+/// too many candidates to be worth it) returns nil and the caller scans instead.
+extension Evaluator {
+    func indexLookup(_ d: DirectCondition, _ candidates: Bitset) throws -> Bitset? {
+        // Indexes of files before format 20 hold row numbers, not ObjKeys.
+        guard table.snapshot.fileFormat >= 20, d.op == .equal, d.column.collection == nil, d.column.hasSearchIndex,
+              let root = d.column.searchIndexRef else { return nil }
+        let bytes: [UInt8]?
+        switch (d.type, d.value) {
+        case (_, .null): bytes = nil
+        case let (.string, .string(b)): bytes = b
+        case let (.objectId, .objectId(id)): bytes = id.bytes
+        case let (.uuid, .uuid(u)): bytes = u.bytes
+        default: return nil
+        }
+        guard let keys = try? SearchIndex(snapshot: table.snapshot, rootRef: root).candidates(for: bytes) else {
+            return nil
+        }
+        let leaves = try table.leaves()
+        // Files from realm-core's test builds (4 objects per cluster) number objects with a
+        // smaller key shift than the cluster reader assumes, so the index's ObjKeys would not
+        // be the reader's; such tables have only leaves of ≤ 4 objects: scan them.
+        guard leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 }) else { return nil }
+        guard keys.count <= max(16, candidates.count / 8) else { return nil }
+        var out = Bitset(count: candidates.count)
+        var decoded: [Int: [Value]] = [:]
+        for key in keys {
+            guard let (l, i) = table.locate(key, in: leaves) else { return nil }
+            let (leaf, start) = leaves[l]
+            guard candidates.contains(start + i) else { continue }
+            let values: [Value]
+            if let v = decoded[l] {
+                values = v
+            } else {
+                values = try table.decode(d.column, in: leaf)
+                decoded[l] = values
+            }
+            if i < values.count, d.matches(values[i]) { out.insert(start + i) }
+        }
+        return out
+    }
+}
+
+extension TableData {
+    /// The leaf (position in `leaves`) and row within it of an object, by binary search over
+    /// the keys, which ascend through the cluster tree; nil when no object has that key.
+    func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> (Int, Int)? {
+        var lo = 0, hi = leaves.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let leaf = leaves[mid].leaf
+            if leaf.count > 0 && leaf.objectKey(leaf.count - 1) < key { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < leaves.count else { return nil }
+        let leaf = leaves[lo].leaf
+        var a = 0, b = leaf.count
+        while a < b {
+            let mid = (a + b) / 2
+            if leaf.objectKey(mid) < key { a = mid + 1 } else { b = mid }
+        }
+        return a < leaf.count && leaf.objectKey(a) == key ? (lo, a) : nil
+    }
+}
