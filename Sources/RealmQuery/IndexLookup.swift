@@ -10,15 +10,15 @@ extension Evaluator {
         // Indexes of files before format 20 hold row numbers, not ObjKeys.
         guard table.snapshot.fileFormat >= 20, d.op == .equal, d.column.collection == nil, d.column.hasSearchIndex,
               let root = d.column.searchIndexRef else { return nil }
-        let bytes: [UInt8]?
+        let data: IndexBytes
         switch (d.type, d.value) {
-        case (_, .null): bytes = nil
-        case let (.string, .string(b)): bytes = b
-        case let (.objectId, .objectId(id)): bytes = id.bytes
-        case let (.uuid, .uuid(u)): bytes = u.bytes
+        case (_, .null): data = .null
+        case let (.string, .string(b)): data = .bytes(b)
+        case let (.objectId, .objectId(id)): data = .bytes(id.bytes)
+        case let (.uuid, .uuid(u)): data = .bytes(u.bytes)
         default: return nil
         }
-        guard let keys = try? SearchIndex(snapshot: table.snapshot, rootRef: root).candidates(for: bytes) else {
+        guard let keys = try? SearchIndexReader(snapshot: table.snapshot, rootRef: root).candidates(data) else {
             return nil
         }
         let leaves = try table.leaves()

@@ -8,15 +8,15 @@ import XCTest
 /// answer over the decoded column.
 final class SearchIndexTests: XCTestCase {
     func testIndexKeysFollowRealmsChunking() {
-        XCTAssertEqual(SearchIndex.key(nil, offset: 0), 0)
-        XCTAssertEqual(SearchIndex.key(Array("".utf8), offset: 0), 0x5800_0000)
-        XCTAssertEqual(SearchIndex.key([0], offset: 0), 0x0058_0000)
-        XCTAssertEqual(SearchIndex.key(Array("John".utf8), offset: 0), 0x4A6F_686E)
-        XCTAssertEqual(SearchIndex.key(Array("Beatles".utf8), offset: 0), 0x4265_6174)
-        XCTAssertEqual(SearchIndex.key(Array("Beatles".utf8), offset: 4), 0x6C65_7358)
-        XCTAssertEqual(SearchIndex.key(Array("John".utf8), offset: 4), 0x5800_0000)
-        XCTAssertEqual(SearchIndex.key(Array("John".utf8), offset: 8), 0, "past the end")
-        XCTAssertLessThan(SearchIndex.key([0xC3, 0xA9], offset: 0), 0, "a first byte ≥ 0x80 is negative")
+        XCTAssertEqual(IndexKey.key(.null, offset: 0), 0)
+        XCTAssertEqual(IndexKey.key(.bytes(Array("".utf8)), offset: 0), 0x5800_0000)
+        XCTAssertEqual(IndexKey.key(.bytes([0]), offset: 0), 0x0058_0000)
+        XCTAssertEqual(IndexKey.key(.bytes(Array("John".utf8)), offset: 0), 0x4A6F_686E)
+        XCTAssertEqual(IndexKey.key(.bytes(Array("Beatles".utf8)), offset: 0), 0x4265_6174)
+        XCTAssertEqual(IndexKey.key(.bytes(Array("Beatles".utf8)), offset: 4), 0x6C65_7358)
+        XCTAssertEqual(IndexKey.key(.bytes(Array("John".utf8)), offset: 4), 0x5800_0000)
+        XCTAssertEqual(IndexKey.key(.bytes(Array("John".utf8)), offset: 8), 0, "past the end")
+        XCTAssertLessThan(IndexKey.key(.bytes([0xC3, 0xA9]), offset: 0), 0, "a first byte ≥ 0x80 is negative")
     }
 
     func testEveryIndexedValueFindsItsObjects() throws {
@@ -31,7 +31,7 @@ final class SearchIndexTests: XCTestCase {
                           let root = column.searchIndexRef else { continue }
                     let values = try table.values(column)
                     let keys = try table.keys()
-                    let index = SearchIndex(snapshot: snapshot, rootRef: root)
+                    let index = SearchIndexReader(snapshot: snapshot, rootRef: root)
                     // Each distinct value once: the index must list every object holding it.
                     var rowsByValue: [[UInt8]?: [Int]] = [:]
                     var probes: [Value] = [.null, .string(Array("no such value \u{1F600}".utf8))]
@@ -48,7 +48,7 @@ final class SearchIndexTests: XCTestCase {
                     }
                     let realKeys = leavesHoldProductionKeys(try table.leaves().map(\.leaf.count))
                     for (bytes, rows) in rowsByValue where realKeys {
-                        let found = Set(try index.candidates(for: bytes))
+                        let found = Set(try index.candidates(bytes.map(IndexBytes.bytes) ?? .null))
                         for row in rows {
                             XCTAssertTrue(found.contains(keys[row]), "\(path) \(name).\(column.name) row \(row)")
                         }
