@@ -73,13 +73,14 @@ extension RealmWriter {
         for p in c.properties where json[p.name] == nil && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
             throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
         }
-        var m = try model(position)
-        let key = m.nextObjectKey()
-        m.insertObject(key: key, values: m.columns.map(TableModel.defaultValue(for:)))
-        models[position] = m
+        // Changed in place in `models`: a copy of the model would copy every column per object.
+        let defaults = try model(position).columns.map(TableModel.defaultValue(for:))
+        let key = models[position]!.nextObjectKey()
+        models[position]!.insertObject(key: key, values: defaults)
         modified.insert(position)
-        if let pkValue, let pkName = c.primaryKey, let column = m.columnIndex(named: pkName) {
-            models[position]!.values[column][m.row(of: key)!] = pkValue
+        if let pkValue, let pkName = c.primaryKey, let column = models[position]!.columnIndex(named: pkName),
+           let row = models[position]!.row(of: key) {
+            models[position]!.values[column][row] = pkValue
             primaryKeys[position]?[PrimaryKey(pkValue)!] = key
         }
         for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
