@@ -117,19 +117,15 @@ def main():
         shutil.copy(realm_file, base_realm)
         shutil.copy(sqlite_file, base_sqlite)
 
-        def fresh():
-            shutil.copy(base_realm, realm_file)
-            shutil.copy(base_sqlite, sqlite_file)
-
         def realm_timed(argv):
             def f():
-                fresh()
+                shutil.copy(base_realm, realm_file)
                 return realm(argv)
             return f
 
         def sqlite_timed(sql, params=None):
             def f():
-                fresh()
+                shutil.copy(base_sqlite, sqlite_file)
                 con = sqlite_connect(sqlite_file)
                 start = time.perf_counter()
                 con.execute('BEGIN')
@@ -148,6 +144,7 @@ def main():
                          'ON CONFLICT(id) DO UPDATE SET age = 7', [(k,) for k in keys]))
         run('10 update age < 10', realm_timed(['update', realm_file, 'Person', '--where', 'age < 10', '--set', 'score=1.5']),
             sqlite_timed('UPDATE Person SET score = 1.5 WHERE age < 10'))
+        updated = count(realm_file, 'score == 1.5')
         run('11a delete age < 50', realm_timed(['delete', realm_file, 'Person', '--where', 'age < 50']),
             sqlite_timed('DELETE FROM Person WHERE age < 50'))
         sizes['delete'] = (os.path.getsize(realm_file), os.path.getsize(sqlite_file))
@@ -159,7 +156,7 @@ def main():
             print(f'{name:36} {r:9.3f}s {s:9.3f}s {s / r:14.2f}x')
         for name, (r, s) in sizes.items():
             print(f'file size after {name:20} realm {r / 1e6:8.1f} MB   sqlite {s / 1e6:8.1f} MB')
-        print(f'objects after delete: {remaining}')
+        print(f'objects with score 1.5 after update: {updated}; objects after delete: {remaining}')
 
 
 if __name__ == '__main__':

@@ -6,13 +6,13 @@ extension RealmWriter {
     func refreshBacklinks() throws(FormatError) {
         // Targets of changed origins must be loaded to be rebuilt.
         for position in modified {
-            guard let m = models[position] else { continue }
+            guard let m = boxes[position]?.model else { continue }
             for column in m.columns where column.type == .link && !column.isBacklink {
                 if let t = column.targetTable { _ = try model(try self.position(of: t)) }
             }
         }
-        for target in models.keys.sorted() {
-            let u = models[target]!
+        for target in boxes.keys.sorted() {
+            let u = boxes[target]!.model
             for (b, column) in u.columns.enumerated() where column.isBacklink {
                 guard let originKey = column.targetTable, let originColumn = column.oppositeColumn else { continue }
                 let originPosition = try position(of: originKey)
@@ -27,8 +27,8 @@ extension RealmWriter {
                     }
                 }
                 let rebuilt = u.objectKeys.map { Value.list(incoming[$0] ?? []) }
-                if rebuilt != models[target]!.values[b] {
-                    models[target]!.values[b] = rebuilt
+                if rebuilt != boxes[target]!.model.values[b] {
+                    boxes[target]!.model.values[b] = rebuilt
                     modified.insert(target)
                 }
             }

@@ -73,14 +73,14 @@ extension RealmWriter {
         for p in c.properties where json[p.name] == nil && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
             throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
         }
-        // Changed in place in `models`: a copy of the model would copy every column per object.
+        // Changed in place in its box: a copy of the model would copy every column per object.
         let defaults = try model(position).columns.map(TableModel.defaultValue(for:))
-        let key = models[position]!.nextObjectKey()
-        models[position]!.insertObject(key: key, values: defaults)
+        let key = boxes[position]!.model.nextObjectKey()
+        boxes[position]!.model.insertObject(key: key, values: defaults)
         modified.insert(position)
-        if let pkValue, let pkName = c.primaryKey, let column = models[position]!.columnIndex(named: pkName),
-           let row = models[position]!.row(of: key) {
-            models[position]!.values[column][row] = pkValue
+        if let pkValue, let pkName = c.primaryKey, let column = boxes[position]!.model.columnIndex(named: pkName),
+           let row = boxes[position]!.model.row(of: key) {
+            boxes[position]!.model.values[column][row] = pkValue
             primaryKeys[position]?[PrimaryKey(pkValue)!] = key
         }
         for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
@@ -94,9 +94,10 @@ extension RealmWriter {
     func set(_ p: Property, of c: ObjectClass, key: Int64, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws {
         let position = c.table.position
         let value = try propertyValue(p, of: c, json, policy: policy, index: index, depth: depth)
-        guard let column = try model(position).columnIndex(key: p.column.key), let row = try model(position).row(of: key) else { return }
-        let old = models[position]!.values[column][row]
-        models[position]!.values[column][row] = value
+        let box = try self.box(position)
+        guard let column = box.model.columnIndex(key: p.column.key), let row = box.model.row(of: key) else { return }
+        let old = box.model.values[column][row]
+        box.model.values[column][row] = value
         modified.insert(position)
         // An embedded object whose owning link is replaced is deleted with it (object-store.md §5).
         if p.type == "object", let target = p.column.targetTable, let targetClass = file.objectClass(for: target), targetClass.isEmbedded {

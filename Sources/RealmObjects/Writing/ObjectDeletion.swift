@@ -47,7 +47,7 @@ extension RealmWriter {
                 }
             }
             if changed {
-                models[originPosition] = origin
+                boxes[originPosition]!.model = origin
                 modified.insert(originPosition)
             }
         }
@@ -56,7 +56,7 @@ extension RealmWriter {
         let keep = table.objectKeys.indices.filter { !doomed.contains(table.objectKeys[$0]) }
         table.objectKeys = keep.map { table.objectKeys[$0] }
         for col in 0..<table.columns.count { table.values[col] = keep.map { table.values[col][$0] } }
-        models[position] = table
+        boxes[position]!.model = table
         modified.insert(position)
         primaryKeys[position] = nil
         if countAsDeleted { summary.deleted += doomed.count }

@@ -18,7 +18,9 @@ public final class RealmWriter {
     let transaction: WriteTransaction
     /// The schema as committed (class names, properties).
     public let file: RealmFile
-    var models: [Int: TableModel] = [:]
+    /// Loaded tables, boxed so that changes happen in place (a `TableModel` copy would copy
+    /// every column array).
+    var boxes: [Int: TableBox] = [:]
     var modified: Set<Int> = []
     var primaryKeys: [Int: [PrimaryKey: Int64]] = [:]
     public internal(set) var summary = Summary()
@@ -34,14 +36,16 @@ public final class RealmWriter {
 
     // MARK: tables
 
-    func model(_ position: Int) throws(FormatError) -> TableModel {
-        if let m = models[position] { return m }
+    func model(_ position: Int) throws(FormatError) -> TableModel { try box(position).model }
+
+    func box(_ position: Int) throws(FormatError) -> TableBox {
+        if let b = boxes[position] { return b }
         guard let table = file.snapshot.tables.first(where: { $0.position == position }) else {
             throw .corrupt(offset: 0, reason: "no table at position \(position)")
         }
-        let m = try file.snapshot.tableModel(table)
-        models[position] = m
-        return m
+        let b = TableBox(try file.snapshot.tableModel(table))
+        boxes[position] = b
+        return b
     }
 
     func position(of key: TableKey) throws(FormatError) -> Int {
@@ -77,7 +81,7 @@ public final class RealmWriter {
         let tables = try transaction.child(transaction.top, 1)
         guard let tables else { throw .corrupt(offset: 0, reason: "no tables array") }
         for position in modified.sorted() {
-            guard var m = models[position] else { continue }
+            guard var m = boxes[position]?.model else { continue }
             m.contentVersion += 1
             let old = tables.integers[position]
             if old != 0 && old & 1 == 0 { try transaction.releaseSubtree(ref: Int(old)) }
@@ -85,6 +89,11 @@ public final class RealmWriter {
         }
         try transaction.commit()
     }
+}
+
+final class TableBox {
+    var model: TableModel
+    init(_ model: TableModel) { self.model = model }
 }
 
 /// A primary-key value that can be looked up (§7.7: int, string, ObjectId, UUID, or null).
