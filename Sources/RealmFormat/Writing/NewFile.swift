@@ -4,11 +4,18 @@
 /// an upgrade commit), in normal form with slot 1 current, zero-padded to a 4096-byte page.
 public enum NewFile {
     public static func bytes(tableNames: [String], tables: [MutableNode], version: UInt64 = 1) -> [UInt8] {
+        bytes(tableNames: tableNames, tables: tables.map { Optional($0) }, removedSlots: [:], version: version)
+    }
+
+    /// With removed table slots: `removedSlots[i]` is the tagged value their entry keeps (§7.2).
+    public static func bytes(tableNames: [String], tables: [MutableNode?], removedSlots: [Int: Int64], version: UInt64) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 24)
         out.replaceSubrange(16..<20, with: Array("T-DB".utf8))
         let names = serialize(ShortStringArray.make(tableNames.map { Array($0.utf8) }), into: &out)
         let tableList = MutableNode(integers: [Int64](repeating: 0, count: tables.count), hasRefs: true)
-        for (i, t) in tables.enumerated() { tableList.setChild(i, t) }
+        for (i, t) in tables.enumerated() {
+            if let t { tableList.setChild(i, t) } else { tableList[i] = removedSlots[i] ?? 1 }
+        }
         let tablesRef = serialize(tableList, into: &out)
         let freeLists = (0..<3).map { _ in serialize(MutableNode(integers: []), into: &out) }
         var slots: [Int64] = [names, tablesRef, 0, freeLists[0], freeLists[1], freeLists[2], Int64(version) << 1 | 1,
