@@ -12,8 +12,12 @@ public final class ShellIO {
     /// Colour only on a terminal, and never with NO_COLOR set.
     public let useColor: Bool
     public let terminalWidth: Int
+    /// Progress bars only on a terminal.
+    public let stderrIsTerminal: Bool
 
-    public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80) {
+    public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80,
+                stderrIsTerminal: Bool = false) {
+        self.stderrIsTerminal = stderrIsTerminal
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutIsTerminal = stdoutIsTerminal
@@ -26,7 +30,8 @@ public final class ShellIO {
         let tty = Platform.isTerminal(1)
         let color = tty && Platform.environment("NO_COLOR") == nil
         let width = Int(Platform.environment("COLUMNS") ?? "") ?? Platform.terminalColumns(1) ?? 80
-        return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width)
+        return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width,
+                       stderrIsTerminal: Platform.isTerminal(2))
     }
 
     public func print(_ text: String) { stdout.write(Array((text + "\n").utf8)) }

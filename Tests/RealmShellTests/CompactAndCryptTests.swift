@@ -74,6 +74,14 @@ final class CompactAndCryptTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
     }
 
+    func testCompactingALargeFileShowsProgressOnlyOnATerminal() throws {
+        let onTerminal = realmsh(["compact", "-o", dir + "/a.realm", Fixtures.path("realm-core/large.realm")], stderrTerminal: true)
+        XCTAssertEqual(onTerminal.code, 0)
+        XCTAssertTrue(onTerminal.stderr.contains("\rcompacting [###"), onTerminal.stderr)
+        let piped = realmsh(["compact", "-o", dir + "/b.realm", Fixtures.path("realm-core/large.realm")])
+        XCTAssertFalse(piped.stderr.contains("compacting ["), piped.stderr)
+    }
+
     func testExistingOutputNeedsForce() throws {
         let out = dir + "/out.realm"
         XCTAssertTrue(FileManager.default.createFile(atPath: out, contents: Data("keep".utf8)))

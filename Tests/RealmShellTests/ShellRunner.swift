@@ -9,9 +9,10 @@ struct ShellRun {
     var out: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-func realmsh(_ args: [String], terminal: Bool = false) -> ShellRun {
+func realmsh(_ args: [String], terminal: Bool = false, stderrTerminal: Bool = false) -> ShellRun {
     let out = MemorySink(), err = MemorySink()
-    let io = ShellIO(stdout: out, stderr: err, stdoutIsTerminal: terminal, useColor: false, terminalWidth: 100)
+    let io = ShellIO(stdout: out, stderr: err, stdoutIsTerminal: terminal, useColor: false, terminalWidth: 100,
+                     stderrIsTerminal: stderrTerminal)
     let code = RealmShell.run(args, io: io)
     return ShellRun(code: code, stdout: out.bytes, stderr: err.text)
 }

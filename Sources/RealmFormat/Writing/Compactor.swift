@@ -10,11 +10,16 @@ public struct Compactor {
         public var keepVersionAndHistory = true
         /// Pad so the footer ends on a 4096-byte page boundary (needed before encrypting, §14.6).
         public var padForEncryption = false
+        /// Called now and then with the fraction of the live data copied so far (0…1).
+        public var progress: (@Sendable (Double) -> Void)?
         public init() {}
     }
 
     let snapshot: Snapshot
     private var out: [UInt8] = []
+    private var progress: (@Sendable (Double) -> Void)?
+    private var estimate = 1
+    private var nextReport = 0
 
     /// The logical bytes of the compacted file.
     public static func compact(_ snapshot: Snapshot, options: Options = Options()) throws(FormatError) -> [UInt8] {
@@ -25,6 +30,9 @@ public struct Compactor {
     private init(snapshot: Snapshot) { self.snapshot = snapshot }
 
     private mutating func run(_ options: Options) throws(FormatError) -> [UInt8] {
+        progress = options.progress
+        // The live data is at most the logical size minus the free space.
+        if let top = snapshot.top { estimate = max(1, top.logicalSize - ((try? snapshot.freeSpace().totalBytes) ?? 0)) }
         let format = UInt8(truncatingIfNeeded: snapshot.fileFormat)
         // Streaming header (§3.5): marker in slot 0, the format byte of slot 0, flags 0.
         out = [UInt8](repeating: 0xFF, count: 8) + [UInt8](repeating: 0, count: 8) + Array("T-DB".utf8) + [format, 0, 0, 0]
@@ -78,6 +86,10 @@ public struct Compactor {
     /// Copies the subtree at `ref`, children first; returns the new ref.
     private mutating func copy(_ ref: Int, depth: Int) throws(FormatError) -> Int {
         guard depth < 200 else { throw .corrupt(offset: ref, reason: "node tree is nested too deep to copy") }
+        if let progress, out.count >= nextReport {
+            progress(min(1, Double(out.count) / Double(estimate)))
+            nextReport = out.count + estimate / 100 + 1
+        }
         let node = try snapshot.node(ref)
         guard node.hasRefs else {
             let newRef = out.count

@@ -57,7 +57,10 @@ struct CompactCommand: Command {
         do {
             var options = Compactor.Options()
             options.padForEncryption = outputKey != nil
+            let bar = ProgressBar(io: io, label: "compacting", bytes: before)
+            options.progress = bar.map { b in { @Sendable fraction in b.update(fraction) } }
             bytes = try Compactor.compact(snapshot, options: options)
+            bar?.finish()
             // Check the copy before it replaces anything: it must open and hold the same tables.
             let copy = try Snapshot(image: ByteImage(bytes: bytes))
             guard copy.tables.map(\.name) == snapshot.tables.map(\.name) else {
