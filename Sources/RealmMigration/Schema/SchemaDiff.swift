@@ -4,10 +4,22 @@ import RealmFormat
 /// starting script (`realmsh migrate --generate`). Property order does not count (it is not
 /// part of a Realm schema), nor do backlinks (they follow from the links).
 public enum SchemaDiff {
+    /// The comparison without index changes that only follow a primary-key change (the
+    /// primary key is indexed anyway).
+    static func changes(_ current: [ClassSpec], _ target: [ClassSpec]) -> [SchemaChange] {
+        SchemaChange.compare(current, target, includeRemovedTables: true).filter { change in
+            switch change {
+            case let .addIndex(c, p): return target.first { $0.name == c }?.primaryKey != p.name
+            case let .removeIndex(_, p): return !p.isPrimary
+            default: return true
+            }
+        }
+    }
+
     /// Classes added (`+ class`), removed (`- class`) and changed (`~ class` with one line per
     /// property change); empty when the schemas are the same.
     public static func lines(from current: [ClassSpec], to target: [ClassSpec]) -> [String] {
-        let changes = SchemaChange.compare(current, target, includeRemovedTables: true)
+        let changes = changes(current, target)
         var out = [String]()
         for change in changes {
             switch change {
@@ -29,7 +41,8 @@ public enum SchemaDiff {
             case .addTable, .removeTable, .addInitialProperties: continue
             case let .removeProperty(_, p): line = "- \(p.name): \(p.typeText)"
             case let .addProperty(_, p): line = "+ \(p.name): \(p.typeText)" + (p.indexed && !p.isPrimary ? " indexed" : "")
-            case let .changePropertyType(_, old, new): line = "~ \(old.name): \(old.typeText) → \(new.typeText)"
+            case let .changePropertyType(_, old, new):
+                line = "~ \(old.name): \(old.typeText) → \(new.typeText)" + (new.indexed && !new.isPrimary ? " indexed" : "")
             case let .makeNullable(_, p): line = "~ \(p.name): \(p.typeText) → \(p.typeText)? (made optional)"
             case let .makeRequired(_, p):
                 var q = p
@@ -54,7 +67,7 @@ public enum SchemaDiff {
     /// properties and failed conversions are placeholders marked TODO, and a property removed
     /// and another added in one class may really be a rename).
     public static func script(from current: [ClassSpec], to target: [ClassSpec], version: Int64, header: [String]) -> String {
-        let changes = SchemaChange.compare(current, target, includeRemovedTables: true)
+        let changes = changes(current, target)
         var lines = header.map { "// " + $0 }
         lines.append("version \(version) {")
         var body = [String]()
