@@ -136,6 +136,7 @@ public struct ScriptParser {
                 }
                 properties.append(declaration)
                 skipSemicolons()
+                while peek.isSymbol(",") { advance() }
             }
             advance()
             return .addClass(className: className, embedded: embedded, properties: properties)
