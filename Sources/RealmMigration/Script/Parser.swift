@@ -234,7 +234,9 @@ public struct ScriptParser {
         try expect(":", "after the property name '\(property.text)' (name: type)")
         let type = try typeReference()
         var indexed = false, primaryKey = false
-        while true {
+        // Attributes follow the type on its line: `primary key` on the next line is a statement.
+        let line = tokens[i - 1].location.line
+        while peek.location.line == line {
             if peek.isWord("indexed") {
                 advance()
                 indexed = true
