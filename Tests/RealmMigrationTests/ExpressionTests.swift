@@ -6,13 +6,13 @@ import XCTest
 /// Expressions over the objects of basic.realm: typing (errors before anything runs, with
 /// their place), operators, null, links, functions and conversions.
 final class ExpressionTests: XCTestCase {
-    static let group: ModelGroup = {
+    lazy var group: ModelGroup = {
         let snapshot = try! Snapshot(path: Fixtures.path("realm-core/basic.realm"))
         return try! ModelGroup(snapshot: snapshot)
     }()
 
     func compiler(_ className: String = "Person") -> ExpressionCompiler {
-        ExpressionCompiler(group: Self.group, position: Self.group.position(ofClass: className)!)
+        ExpressionCompiler(group: group, position: group.position(ofClass: className)!)
     }
 
     /// The value for the object in `row` (Person rows 0–9: Alice … Judy).

@@ -232,8 +232,21 @@ final class MigrateCommandTests: XCTestCase {
         try assertFails("version 4 { class Contact { delete where \"agee > 3\" } }", ["1:43: in the predicate: 'Contact' has no property 'agee'; did you mean 'age'?"])
         try assertFails("version 4 { remove class Category }", ["Contact.category links to Category, which this version removes"])
         try assertFails("version 4 { class Contact { change category: string } }", ["Category? values cannot be converted to string"])
+        try assertFails("version 4 { class Contact { remove category }; remove class Category; add class Category { x: int } }",
+                        ["1:81: class 'Category' is removed in this version; add it again in a later version"])
         try assertFails("version 4 { class Contact { add nick: string } }",
                         ["a new required property needs a value for the 5 existing objects: add nick: string = …"])
+    }
+
+    func testASetAfterChangeReplacesTheConversion() throws {
+        let path = try copyFixture("realm-core/schema_v3.realm")
+        let step = try script("""
+            version 4 { class Contact { set age = "x" + age } }
+            version 5 { class Contact { change age: int; set age = length(fullName) } }
+            """)
+        let run = realmsh("migrate", path, step)
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertEqual(try objects(path, "Contact").map { $0["age"] as? Int }, [12, 11, 12, 15, 14])
     }
 
     func testNullIntoARequiredPropertyIsAProblem() throws {

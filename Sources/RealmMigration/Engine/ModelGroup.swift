@@ -12,8 +12,14 @@ struct ModelGroup {
     /// Generation tags of removed slots (§7.2), for the next table created there.
     var removedTags: [Int: UInt32]
     var modified: Set<Int> = []
+    /// The file the tables were read from, and what changed since: columns whose values were
+    /// set, tables whose objects were deleted. Other indexes are copied from it, not rebuilt.
+    let source: Snapshot
+    var changedColumns = Set<LinkColumn>()
+    var changedObjects = Set<Int>()
 
     init(snapshot: Snapshot) throws(FormatError) {
+        source = snapshot
         guard let top = snapshot.top else { throw .cannotWrite(reason: "nothing has been committed to it yet") }
         let list = try snapshot.node(top.tablesRef)
         var tables = [TableModel?](repeating: nil, count: list.count)
@@ -297,13 +303,45 @@ struct ModelGroup {
         for (p, table) in tables.enumerated() {
             if let table {
                 names.append(table.name)
-                slots.append(.table(try TableEncoder.encode(table)))
+                slots.append(.table(try TableEncoder.encode(table, indexes: try unchangedIndexes(p))))
             } else {
                 names.append("")
                 slots.append(.removed(tag: removedTags[p] ?? 0))
             }
         }
         return NewFile.bytes(tableNames: names, slots: slots, version: version)
+    }
+}
+
+extension ModelGroup {
+    /// The indexes of the table at `position` that can be copied from the source file: the
+    /// table's objects and the column's values are as they were read. Copying keeps the index
+    /// trees Realm built, as Realm keeps them when other columns change.
+    func unchangedIndexes(_ position: Int) throws(FormatError) -> [ColumnKey: MutableNode] {
+        guard let model = tables[position], !changedObjects.contains(position),
+              let original = source.tables.first(where: { $0.position == position }), original.key == model.key else { return [:] }
+        var out = [ColumnKey: MutableNode]()
+        for c in model.columns where c.isIndexed || c.key == model.primaryKey {
+            guard !changedColumns.contains(LinkColumn(table: position, column: c.key)), let column = original.column(key: c.key),
+                  let ref = column.searchIndexRef, column.hasSearchIndex else { continue }
+            source.resetWorkBudget()
+            out[c.key] = try Self.loadTree(source, ref, depth: 0)
+        }
+        return out
+    }
+
+    /// A subtree of the source file as new nodes, each array at least as wide as it was.
+    static func loadTree(_ snapshot: Snapshot, _ ref: Int, depth: Int) throws(FormatError) -> MutableNode {
+        guard depth < 64 else { throw .corrupt(offset: ref, reason: "search index nested too deep to copy") }
+        let node = try snapshot.node(ref)
+        let copy = MutableNode(loading: node)
+        copy.minimumWidth = node.width
+        if node.hasRefs {
+            for i in 0..<node.count {
+                if let r = node.ref(i) { copy.setChild(i, try loadTree(snapshot, r, depth: depth + 1)) }
+            }
+        }
+        return copy
     }
 }
 

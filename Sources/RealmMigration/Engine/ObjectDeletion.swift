@@ -25,6 +25,7 @@ extension ModelGroup {
         for c in table.columns.indices { table.values[c] = keep.map { table.values[c][$0] } }
         tables[position] = table
         modified.insert(position)
+        changedObjects.insert(position)
         touched.formUnion(repairLinks(to: position, keys: Set(doomed)))
         for (t, owned) in cascades { touched.formUnion(deleteObjects(t, keys: owned)) }
         return touched
@@ -54,6 +55,7 @@ extension ModelGroup {
                     tables[p]!.values[c] = values
                     modified.insert(p)
                     touched.insert(LinkColumn(table: p, column: column.key))
+                    changedColumns.insert(LinkColumn(table: p, column: column.key))
                 }
             }
         }
@@ -78,6 +80,7 @@ extension ModelGroup {
         for v in m.values[c] { for k in LinkRepair.linkedKeys(v) where target.row(of: k) == nil { missing.insert(k) } }
         guard !missing.isEmpty else { return }
         tables[link.table]!.values[c] = m.values[c].map { LinkRepair.removingLinks(to: tk, keys: missing, in: $0, columnType: .link) }
+        changedColumns.insert(link)
     }
 
     /// Rebuilds the backlink columns (§10.6) fed by the given origin columns, or standing in

@@ -158,6 +158,9 @@ struct StepRunner {
             break
         case let .addClass(name, embedded, declarations):
             guard target[name.text] == nil else { throw ScriptError("class '\(name.text)' exists already", at: name.location) }
+            if removedClasses.contains(where: { $0.name.text == name.text }) {
+                throw ScriptError("class '\(name.text)' is removed in this version; add it again in a later version", at: name.location)
+            }
             try Self.checkClassName(name)
             var spec = ClassSpec(name: name.text, embedded: embedded, primaryKey: nil, properties: [])
             var p = ClassPlan(name: name.text, position: nil, inputName: name.text)
@@ -440,6 +443,10 @@ struct StepRunner {
             guard var p = plans[name], let position = p.position, !p.removed else { continue }
             let compiler = ExpressionCompiler(group: old, position: position)
             let spec = target[name]!
+            // A conversion that `change` wrote is dropped when a later `set` gives every value.
+            p.assignments = p.assignments.enumerated().filter { i, a in
+                !a.isConversion || !p.assignments[(i + 1)...].contains { $0.property.text == a.property.text && $0.filter == nil }
+            }.map(\.element)
             for i in p.assignments.indices {
                 let a = p.assignments[i]
                 guard let property = spec.property(a.property.text) else {
@@ -533,10 +540,11 @@ struct StepRunner {
                              location: nil))
     }
 
+    /// Primary keys whose values were set must still be unique (`validate_primary_columns`).
     private func validatePrimaryKeys() {
         for p in group.modified.sorted() {
-            guard let m = group.tables[p], let pk = m.primaryKey, let c = m.columnIndex(key: pk),
-                  let duplicate = ModelGroup.firstDuplicate(m.values[c]) else { continue }
+            guard let m = group.tables[p], let pk = m.primaryKey, group.changedColumns.contains(LinkColumn(table: p, column: pk)),
+                  let c = m.columnIndex(key: pk), let duplicate = ModelGroup.firstDuplicate(m.values[c]) else { continue }
             reportDuplicate(group.className(at: p) ?? m.name, m.columns[c].name, p, duplicate)
         }
     }
@@ -624,6 +632,7 @@ struct StepRunner {
                 }
                 m.values[c] = values
                 group.modified.insert(p)
+                group.changedColumns.insert(LinkColumn(table: p, column: column.key))
                 if column.type == .link { dirtyLinks.insert(LinkColumn(table: p, column: column.key)) }
                 if problems.isFull { return }
             }
