@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh, and
-// RealmFormat ← RealmQuery ← RealmShell (queries see tables, not the object-store view).
+// Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh,
+// RealmFormat ← RealmQuery ← RealmShell (queries see tables, not the object-store view), and
+// RealmFormat, RealmObjects, RealmQuery ← RealmMigration ← RealmShell.
 // Nothing outside the toolchain; C libraries from Debian only through tiny C* targets.
 let package = Package(
     name: "realmsh",
@@ -11,6 +12,7 @@ let package = Package(
         .library(name: "RealmFormat", targets: ["RealmFormat"]),
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
         .library(name: "RealmQuery", targets: ["RealmQuery"]),
+        .library(name: "RealmMigration", targets: ["RealmMigration"]),
     ],
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
@@ -18,7 +20,9 @@ let package = Package(
         .target(name: "RealmFormat", dependencies: ["CCrypto"]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
+        // Scripted schema migrations: the object-store view and queries, applied to table models.
+        .target(name: "RealmMigration", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),
@@ -26,6 +30,7 @@ let package = Package(
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmTestSupport"]),
+        .testTarget(name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,8 @@ enum Commands {
     static let all: [any Command.Type] = [
         InfoCommand.self, SchemaCommand.self, ExportCommand.self, QueryCommand.self, VerifyCommand.self,
         CreateCommand.self, InsertCommand.self, UpsertCommand.self, ImportCommand.self, UpdateCommand.self,
-        DeleteCommand.self, CompactCommand.self, UpgradeCommand.self, EncryptCommand.self, DecryptCommand.self, RekeyCommand.self,
+        DeleteCommand.self, MigrateCommand.self, CompactCommand.self, UpgradeCommand.self, EncryptCommand.self,
+        DecryptCommand.self, RekeyCommand.self,
         KeygenCommand.self, HelpCommand.self,
     ]
 

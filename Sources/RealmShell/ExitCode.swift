@@ -1,11 +1,15 @@
 /// Exit statuses (sysexits.h), as the product rules assign them.
 public enum ExitCode: Int32, Sendable {
     case success = 0
+    /// A comparison found differences (`schema --diff`), as diff(1) reports them.
+    case different = 1
     /// A check ran and found problems (`verify`) — also used for "data error".
     case usage = 64
     case dataError = 65
     case noInput = 66
     case unavailable = 69
+    /// realmsh itself went wrong (a written file failed its own check).
+    case software = 70
     case cannotCreate = 73
     case ioError = 74
     case tempFail = 75

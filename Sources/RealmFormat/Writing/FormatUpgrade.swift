@@ -39,20 +39,18 @@ public enum FormatUpgrade {
                 models[t].values = models[t].columns.map { _ in [] }
             }
         }
-        var tables = [MutableNode?](repeating: nil, count: 0)
+        var tables = [NewFile.TableSlot]()
         var names = [String]()
-        var removedTags = [Int: Int64]()
         let slots = try snapshot.node(top.tablesRef)
         let allNames = try snapshot.decodeStrings(top.tableNamesRef, nullable: false)
         for i in 0..<slots.count {
             names.append(String(decoding: allNames[i] ?? [], as: UTF8.self))
             if let m = models.first(where: { Int($0.key.value & 0xFFFF) == i }) {
-                tables.append(try TableEncoder.encode(m))
+                tables.append(.table(try TableEncoder.encode(m)))
             } else {
-                tables.append(nil)
-                removedTags[i] = slots.int(i)
+                tables.append(.removed(tag: UInt32(truncatingIfNeeded: UInt64(bitPattern: slots.int(i)) >> 1)))
             }
         }
-        return NewFile.bytes(tableNames: names, tables: tables, removedSlots: removedTags, version: top.version)
+        return NewFile.bytes(tableNames: names, slots: tables, version: top.version)
     }
 }

@@ -4,17 +4,26 @@
 /// an upgrade commit), in normal form with slot 1 current, zero-padded to a 4096-byte page.
 public enum NewFile {
     public static func bytes(tableNames: [String], tables: [MutableNode], version: UInt64 = 1) -> [UInt8] {
-        bytes(tableNames: tableNames, tables: tables.map { Optional($0) }, removedSlots: [:], version: version)
+        bytes(tableNames: tableNames, slots: tables.map(TableSlot.table), version: version)
     }
 
-    /// With removed table slots: `removedSlots[i]` is the tagged value their entry keeps (§7.2).
-    public static func bytes(tableNames: [String], tables: [MutableNode?], removedSlots: [Int: Int64], version: UInt64) -> [UInt8] {
+    /// One entry of the group's table list: a table, or the slot of a removed table, which
+    /// keeps the generation tag the next table created there gets (§7.2; its name is empty).
+    public enum TableSlot {
+        case table(MutableNode)
+        case removed(tag: UInt32)
+    }
+
+    public static func bytes(tableNames: [String], slots tableSlots: [TableSlot], version: UInt64 = 1) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 24)
         out.replaceSubrange(16..<20, with: Array("T-DB".utf8))
         let names = serialize(ShortStringArray.make(tableNames.map { Array($0.utf8) }), into: &out)
-        let tableList = MutableNode(integers: [Int64](repeating: 0, count: tables.count), hasRefs: true)
-        for (i, t) in tables.enumerated() {
-            if let t { tableList.setChild(i, t) } else { tableList[i] = removedSlots[i] ?? 1 }
+        let tableList = MutableNode(integers: [Int64](repeating: 0, count: tableSlots.count), hasRefs: true)
+        for (i, slot) in tableSlots.enumerated() {
+            switch slot {
+            case let .table(t): tableList.setChild(i, t)
+            case let .removed(tag): tableList.setTagged(i, Int64(tag))
+            }
         }
         let tablesRef = serialize(tableList, into: &out)
         let freeLists = (0..<3).map { _ in serialize(MutableNode(integers: []), into: &out) }

@@ -4,7 +4,9 @@
 public enum TableEncoder {
     static let leafSize = 256
 
-    public static func encode(_ model: TableModel) throws(FormatError) -> MutableNode {
+    /// `indexes`: search-index trees to use as they are (a column whose values did not change
+    /// keeps its index); the others are built.
+    public static func encode(_ model: TableModel, indexes existing: [ColumnKey: MutableNode] = [:]) throws(FormatError) -> MutableNode {
         let leafCount = (model.columns.map { $0.key.leafIndex }.max() ?? -1) + 1
         let top = MutableNode(integers: [Int64](repeating: 0, count: 14), hasRefs: true)
         top.setChild(0, try encodeSpec(model))
@@ -12,7 +14,11 @@ public enum TableEncoder {
         top.setTagged(3, Int64(model.key.value))
         let indexes = MutableNode(integers: [Int64](repeating: 0, count: leafCount), hasRefs: true)
         for (c, column) in model.columns.enumerated() where column.isIndexed || column.key == model.primaryKey {
-            indexes.setChild(column.key.leafIndex, try buildIndex(model, column: c))
+            if let index = existing[column.key] {
+                indexes.setChild(column.key.leafIndex, index)
+            } else {
+                indexes.setChild(column.key.leafIndex, try buildIndex(model, column: c))
+            }
         }
         top.setChild(4, indexes)
         top.setTagged(5, Int64(model.columnKeySequence))

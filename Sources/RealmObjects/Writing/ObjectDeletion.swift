@@ -65,23 +65,6 @@ extension RealmWriter {
 
     /// `value` with links to `keys` of `table` repaired per object-store.md §6.
     func removingLinks(to table: TableKey, keys: Set<Int64>, in value: Value, columnType: ColumnType) -> Value {
-        func hit(_ v: Value) -> Bool {
-            switch v {
-            case let .link(k): return columnType == .link && keys.contains(k)
-            case let .typedLink(t, k): return t == table && keys.contains(k)
-            default: return false
-            }
-        }
-        switch value {
-        case _ where hit(value): return .null
-        case let .list(elements):
-            return .list(elements.filter { !hit($0) }.map { removingLinks(to: table, keys: keys, in: $0, columnType: columnType) })
-        case let .dictionary(entries):
-            return .dictionary(entries.map {
-                DictionaryEntry(key: $0.key, value: hit($0.value) ? .null : removingLinks(to: table, keys: keys, in: $0.value, columnType: columnType))
-            })
-        default:
-            return value
-        }
+        LinkRepair.removingLinks(to: table, keys: keys, in: value, columnType: columnType)
     }
 }

@@ -126,7 +126,7 @@ public enum SchemaBuilder {
     }
 
     /// §7.6: the lowest free leaf index; tag = column-key sequence XOR table key.
-    static func newColumnKey(in model: TableModel, type: ColumnType, attributes: ColumnAttributes) -> ColumnKey {
+    public static func newColumnKey(in model: TableModel, type: ColumnType, attributes: ColumnAttributes) -> ColumnKey {
         let used = Set(model.columns.map { $0.key.leafIndex })
         var leaf = 0
         while used.contains(leaf) { leaf += 1 }

@@ -1,4 +1,5 @@
 import RealmFormat
+import RealmMigration
 import RealmObjects
 
 /// `realmsh schema FILE`: the classes and properties stored in a file.
@@ -6,30 +7,41 @@ struct SchemaCommand: Command {
     static let spec = CommandSpec(
         name: "schema",
         abstract: "Print the schema: as text, as the canonical JSON, or as Realm Swift model classes.",
-        discussion: "json is exactly the \"classes\" part of 'realmsh export --format json', so a schema can be copied from an app's file. swift prints classes a Realm Swift app can paste; linkingObjects names are not stored in files, so they are generated.",
+        discussion: "json is exactly the \"classes\" part of 'realmsh export --format json', so a schema can be copied from an app's file. swift prints classes a Realm Swift app can paste; linkingObjects names are not stored in files, so they are generated. --diff OTHER lists what differs from another schema (a .realm file or that JSON) and exits 1 when something does, 0 when nothing does; 'realmsh migrate --generate' writes a script for the difference.",
         arguments: [.init("FILE", help: "The .realm file.")],
         options: [
             .value("format", name: "format", help: "Output format.", choices: ["text", "json", "swift"]),
             .value("class", name: "class", help: "Only this class (repeatable).", repeatable: true),
+            .value("diff", name: "other", help: "Compare with another schema: a .realm file or schema JSON."),
         ] + KeyOptions.options,
         examples: ["realmsh schema default.realm", "realmsh schema --format swift default.realm > Models.swift",
-                   "realmsh schema --format json --class Person default.realm"])
+                   "realmsh schema --format json --class Person default.realm", "realmsh schema app.realm --diff target.json"])
 
     let path: String
     let key: KeyOptions
     let format: String
     let classNames: [String]
+    let other: String?
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
         path = arguments.positionals[0]
         key = KeyOptions(arguments)
         format = arguments.value("format") ?? "text"
         classNames = arguments.values("class")
+        other = arguments.value("diff")
     }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
         let open = try OpenRealm(path: path, key: key.resolve(io))
         let classes = try selectClasses(open.file, classNames)
+        if let other {
+            var target = try SchemaSource.classes(other, io: io)
+            if !classNames.isEmpty { target = target.filter { classNames.contains($0.name) } }
+            let lines = SchemaDiff.lines(from: ClassSpec.classes(of: open.file).filter { c in classes.contains { $0.name == c.name } }, to: target)
+            io.print(lines.isEmpty ? "The schemas are the same." : lines.joined(separator: "\n"))
+            open.writerWarning(io)
+            return lines.isEmpty ? .success : .different
+        }
         switch format {
         case "json":
             var out = JSONEmitter(sink: io.stdout)

@@ -1,0 +1,682 @@
+import RealmFormat
+import RealmObjects
+import RealmQuery
+
+/// Collects problems, keeping the first `limit` and counting them all.
+final class ProblemSink {
+    let limit: Int
+    private(set) var items: [Problem] = []
+    private(set) var count = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    func add(_ p: Problem) {
+        count += 1
+        if items.count < limit { items.append(p) }
+    }
+
+    var isFull: Bool { count >= limit }
+}
+
+/// Runs one version block on the tables the way an SDK runs a migration for that schema
+/// version (object-store.md §10.1): the target schema is the file's schema with the block's
+/// changes; the pre-migration changes (new classes and properties, replaced and re-made
+/// columns, dropped primary keys, indexes) are applied in `Schema::compare` order; then the
+/// "migration block" — property renames, deletes, values computed from the old objects; then
+/// the post-migration changes of a fresh comparison (removed properties, the new primary key,
+/// indexes) and removed classes; then the primary keys are checked and the schema version set.
+struct StepRunner {
+    let block: VersionBlock
+    /// The file as the block starts (queries run on it).
+    let input: Snapshot
+    var group: ModelGroup
+    let problems: ProblemSink
+    /// Link columns whose values changed, and tables whose objects changed, for the backlinks.
+    var dirtyLinks = Set<LinkColumn>()
+    var tablesWithChangedObjects = Set<Int>()
+
+    init(block: VersionBlock, input: Snapshot, group: ModelGroup, problems: ProblemSink) {
+        self.block = block
+        self.input = input
+        self.group = group
+        self.problems = problems
+    }
+
+    // MARK: plan
+
+    struct Assignment {
+        let className: String
+        let property: Name
+        let expression: Expression
+        let filter: Predicate?
+        /// A conversion `change` wrote for the user (shown as such in the plan).
+        let isConversion: Bool
+        var compiled: CompiledExpression?
+    }
+
+    struct ClassPlan {
+        var name: String
+        /// Position among the tables (nil: added in this block).
+        var position: Int?
+        /// The class's name in the block's input file, for queries.
+        var inputName: String
+        var renames: [(from: Name, to: Name)] = []
+        var deletes: [Predicate] = []
+        var assignments: [Assignment] = []
+        var lines: [String] = []
+        var removed = false
+    }
+
+    private var old: ModelGroup!
+    private var target: [String: ClassSpec] = [:]
+    private var plans: [String: ClassPlan] = [:]
+    private var planOrder: [String] = []
+    private var linkTypeLocations: [String: SourceLocation] = [:]
+    private var removedClasses: [(position: Int, name: Name)] = []
+    private lazy var store = ObjectStore(snapshot: input)
+
+    private mutating func plan(_ name: String) -> ClassPlan {
+        if let p = plans[name] { return p }
+        let position = group.position(ofClass: name)
+        return ClassPlan(name: name, position: position, inputName: name)
+    }
+
+    private mutating func save(_ p: ClassPlan) {
+        if plans[p.name] == nil { planOrder.append(p.name) }
+        plans[p.name] = p
+    }
+
+    func unknownClass(_ name: Name) -> ScriptError {
+        let all = target.keys.sorted()
+        return ScriptError("no class '\(name.text)'\(didYouMean(name.text, all)) (classes: \(all.joined(separator: ", ")))", at: name.location)
+    }
+
+    // MARK: run
+
+    mutating func run() throws -> StepReport {
+        try renameClasses()
+        old = group
+        let current = group.classSpecs()
+        for c in current {
+            let m = group.tables[group.position(ofClass: c.name)!]!
+            var t = c
+            for (i, p) in t.properties.enumerated() {
+                let column = m.columns[m.columnIndex(named: p.name)!]
+                t.properties[i].indexed = ModelGroup.explicitlyIndexed(column, in: m)
+            }
+            target[c.name] = t
+        }
+        for step in block.steps { try planStep(step) }
+        try validateTarget()
+        try compileAssignments()
+        let counts = objectCounts()
+
+        // Pre-migration changes, in Schema::compare order.
+        let targetList = Array(target.values)
+        let changes = SchemaChange.compare(current, targetList)
+        for change in changes { try applyPre(change) }
+        // The migration block.
+        try renameProperties()
+        try deleteObjects()
+        try assignValues()
+        guard problems.count == 0 else { return report(changes, counts) }
+        // Post-migration changes, from a fresh comparison.
+        for change in SchemaChange.compare(group.classSpecs(), targetList) { applyPost(change) }
+        for (position, _) in removedClasses { group.removeTable(position) }
+        finishLinks()
+        validatePrimaryKeys()
+        return report(changes, counts)
+    }
+
+    private mutating func renameClasses() throws(ScriptError) {
+        for step in block.steps {
+            guard case let .renameClass(from, to) = step else { continue }
+            guard let position = group.position(ofClass: from.text) else {
+                let all = group.classPositions.keys.sorted()
+                throw ScriptError("no class '\(from.text)' to rename\(didYouMean(from.text, all))", at: from.location)
+            }
+            guard group.position(ofClass: to.text) == nil else { throw ScriptError("class '\(to.text)' exists already", at: to.location) }
+            try Self.checkClassName(to)
+            let inputName = plans[from.text]?.inputName ?? from.text
+            plans[from.text] = nil
+            planOrder.removeAll { $0 == from.text }
+            group.renameTable(position, toClass: to.text)
+            var p = ClassPlan(name: to.text, position: position, inputName: inputName)
+            p.lines.append("renamed from \(from.text)")
+            save(p)
+        }
+    }
+
+    static func checkClassName(_ name: Name) throws(ScriptError) {
+        guard name.text.utf8.count <= 57 else { throw ScriptError("class names are at most 57 bytes", at: name.location) }
+        guard !name.text.isEmpty else { throw ScriptError("empty class name", at: name.location) }
+    }
+
+    private mutating func planStep(_ step: Step) throws(ScriptError) {
+        switch step {
+        case .renameClass:
+            break
+        case let .addClass(name, embedded, declarations):
+            guard target[name.text] == nil else { throw ScriptError("class '\(name.text)' exists already", at: name.location) }
+            if removedClasses.contains(where: { $0.name.text == name.text }) {
+                throw ScriptError("class '\(name.text)' is removed in this version; add it again in a later version", at: name.location)
+            }
+            try Self.checkClassName(name)
+            var spec = ClassSpec(name: name.text, embedded: embedded, primaryKey: nil, properties: [])
+            var p = ClassPlan(name: name.text, position: nil, inputName: name.text)
+            for d in declarations {
+                guard spec.property(d.name.text) == nil else { throw ScriptError("'\(d.name.text)' is declared twice", at: d.name.location) }
+                spec.properties.append(try resolve(d, in: name.text))
+                if d.primaryKey {
+                    guard spec.primaryKey == nil else { throw ScriptError("\(name.text) has two primary keys", at: d.name.location) }
+                    spec.primaryKey = d.name.text
+                    spec.properties[spec.properties.count - 1].isPrimary = true
+                }
+                p.lines.append("+ \(d.name.text): \(spec.properties.last!.typeText)" + (d.primaryKey ? " primary key" : d.indexed ? " indexed" : ""))
+            }
+            if embedded && spec.primaryKey != nil { throw ScriptError("embedded classes cannot have a primary key", at: name.location) }
+            target[name.text] = spec
+            p.lines.insert(embedded ? "added (embedded)" : "added", at: 0)
+            save(p)
+        case let .removeClass(names):
+            for name in names {
+                guard target[name.text] != nil, let position = group.position(ofClass: name.text) else { throw unknownClass(name) }
+                target[name.text] = nil
+                var p = plan(name.text)
+                p.removed = true
+                p.lines = ["removed with its \(group.tables[position]!.objectCount) objects"]
+                save(p)
+                removedClasses.append((position, name))
+            }
+        case let .modify(name, operations):
+            guard target[name.text] != nil else { throw unknownClass(name) }
+            guard let position = group.position(ofClass: name.text) else {
+                throw ScriptError("class '\(name.text)' is added in this version; declare its properties in 'add class'", at: name.location)
+            }
+            var p = plan(name.text)
+            var state = ClassState()
+            for op in operations { try planOperation(op, className: name.text, position: position, plan: &p, state: &state) }
+            save(p)
+        }
+    }
+
+    /// What a class block did so far, to refuse contradictions.
+    struct ClassState {
+        var added = Set<String>()
+        var removed = Set<String>()
+        var renamed = Set<String>()
+    }
+
+    private mutating func planOperation(_ op: Operation, className: String, position: Int, plan p: inout ClassPlan,
+                                        state: inout ClassState) throws(ScriptError) {
+        var spec = target[className]!
+        func existing(_ name: Name) throws(ScriptError) -> Int {
+            guard let i = spec.propertyIndex(name.text) else {
+                throw ScriptError("\(className) has no property '\(name.text)'\(didYouMean(name.text, spec.properties.map(\.name)))", at: name.location)
+            }
+            return i
+        }
+        switch op {
+        case let .add(d):
+            guard spec.property(d.name.text) == nil else {
+                throw ScriptError("\(className) already has a property '\(d.name.text)' (use change to change it)", at: d.name.location)
+            }
+            if state.removed.contains(d.name.text) {
+                throw ScriptError("'\(d.name.text)' is removed and added again in this version; use change \(d.name.text): …", at: d.name.location)
+            }
+            var property = try resolve(d, in: className)
+            if d.primaryKey {
+                try checkPrimaryKey(property, className: className, at: d.name.location)
+                for i in spec.properties.indices { spec.properties[i].isPrimary = false }
+                spec.primaryKey = d.name.text
+                property.isPrimary = true
+            }
+            spec.properties.append(property)
+            state.added.insert(d.name.text)
+            var line = "+ \(d.name.text): \(property.typeText)" + (d.primaryKey ? " primary key" : d.indexed ? " indexed" : "")
+            if let value = d.value {
+                p.assignments.append(Assignment(className: className, property: d.name, expression: value, filter: nil, isConversion: false))
+                line += " = \(value)"
+            } else if property.collection == nil && property.type != .link && !property.nullable && old.tables[position]!.objectCount > 0 {
+                problems.add(Problem(version: block.number, className: className, object: nil, property: d.name.text,
+                                     message: "a new required property needs a value for the \(old.tables[position]!.objectCount) existing objects: add \(d.name.text): \(property.typeText) = …",
+                                     location: d.name.location))
+            }
+            p.lines.append(line)
+        case let .remove(names):
+            for name in names {
+                let i = try existing(name)
+                if state.added.contains(name.text) { throw ScriptError("'\(name.text)' is added in this version", at: name.location) }
+                if spec.primaryKey == name.text { spec.primaryKey = nil }
+                spec.properties.remove(at: i)
+                state.removed.insert(name.text)
+                p.lines.append("- \(name.text)")
+            }
+        case let .rename(from, to):
+            let i = try existing(from)
+            if state.added.contains(from.text) { throw ScriptError("'\(from.text)' is added in this version; give it its final name there", at: from.location) }
+            guard spec.property(to.text) == nil else { throw ScriptError("\(className) already has a property '\(to.text)'", at: to.location) }
+            try Self.checkPropertyName(to)
+            spec.properties[i].name = to.text
+            if spec.primaryKey == from.text { spec.primaryKey = to.text }
+            state.renamed.insert(to.text)
+            p.renames.append((from, to))
+            p.lines.append("~ \(from.text) → \(to.text) (renamed)")
+        case let .change(d):
+            let i = try existing(d.name)
+            if state.added.contains(d.name.text) {
+                throw ScriptError("'\(d.name.text)' is added in this version; declare it with its final type there", at: d.name.location)
+            }
+            if state.renamed.contains(d.name.text) {
+                throw ScriptError("'\(d.name.text)' is renamed in this version; change its type in a later version", at: d.name.location)
+            }
+            let before = spec.properties[i]
+            var after = try resolve(d, in: className)
+            after.indexed = d.indexed || (before.indexed && PropertySpec.indexableTypes.contains(after.type) && after.collection == nil)
+            if d.primaryKey || spec.primaryKey == d.name.text {
+                if d.primaryKey { try checkPrimaryKey(after, className: className, at: d.name.location) }
+                for j in spec.properties.indices { spec.properties[j].isPrimary = false }
+                spec.primaryKey = d.name.text
+                after.isPrimary = true
+                if !d.primaryKey { try checkPrimaryKey(after, className: className, at: d.type.location) }
+            }
+            spec.properties[i] = after
+            var line = "~ \(d.name.text): \(before.typeText) → \(after.typeText)"
+            if d.indexed && !before.indexed { line += " indexed" }
+            if d.primaryKey && !before.isPrimary { line += " primary key" }
+            if let value = d.value {
+                p.assignments.append(Assignment(className: className, property: d.name, expression: value, filter: nil, isConversion: false))
+                line += " = \(value)"
+            } else if let conversion = try defaultConversion(before, after, d) {
+                p.assignments.append(Assignment(className: className, property: d.name, expression: conversion, filter: nil, isConversion: true))
+                if !before.sameType(as: after) { line += " (converted: \(conversion))" }
+            }
+            p.lines.append(line)
+        case let .set(property, value, filter):
+            _ = try existing(property)
+            if let filter { try checkPredicate(filter, className: p.inputName) }
+            p.assignments.append(Assignment(className: className, property: property, expression: value, filter: filter, isConversion: false))
+            p.lines.append("= \(property.text) = \(value)" + (filter.map { " where \"\($0.text)\"" } ?? ""))
+        case let .delete(predicate, _):
+            try checkPredicate(predicate, className: p.inputName)
+            p.deletes.append(predicate)
+            p.lines.append("delete where \"\(predicate.text)\"")
+        case let .index(names):
+            for name in names {
+                let i = try existing(name)
+                let property = spec.properties[i]
+                guard PropertySpec.indexableTypes.contains(property.type), property.collection == nil else {
+                    throw ScriptError("\(property.typeText) properties cannot be indexed", at: name.location)
+                }
+                spec.properties[i].indexed = true
+                p.lines.append("~ \(name.text): indexed")
+            }
+        case let .unindex(names):
+            for name in names {
+                let i = try existing(name)
+                spec.properties[i].indexed = false
+                p.lines.append("~ \(name.text): not indexed" + (spec.primaryKey == name.text ? " (it keeps the primary key's index)" : ""))
+            }
+        case let .primaryKey(name, at):
+            if let name {
+                let i = try existing(name)
+                try checkPrimaryKey(spec.properties[i], className: className, at: name.location)
+                for j in spec.properties.indices { spec.properties[j].isPrimary = j == i }
+                spec.primaryKey = name.text
+            } else {
+                guard spec.primaryKey != nil else { throw ScriptError("\(className) has no primary key", at: at) }
+                for j in spec.properties.indices { spec.properties[j].isPrimary = false }
+                spec.primaryKey = nil
+            }
+            p.lines.append("~ primary key: \(name?.text ?? "none")")
+        }
+        target[className] = spec
+    }
+
+    static func checkPropertyName(_ name: Name) throws(ScriptError) {
+        guard name.text.utf8.count <= 63 else { throw ScriptError("property names are at most 63 bytes", at: name.location) }
+    }
+
+    private func checkPrimaryKey(_ p: PropertySpec, className: String, at: SourceLocation) throws(ScriptError) {
+        guard PropertySpec.primaryKeyTypes.contains(p.type), p.collection == nil else {
+            throw ScriptError("a primary key must be an int, string, objectId or uuid, not \(p.typeText)", at: at)
+        }
+        if target[className]?.embedded == true { throw ScriptError("embedded classes cannot have a primary key", at: at) }
+    }
+
+    /// The values `change p: type` keeps when no expression is given: the old value converted
+    /// (`string(p)`, `int(p)`, …), or the old value itself when only the optionality changes
+    /// to required. Nothing when the values stay as they are.
+    private func defaultConversion(_ before: PropertySpec, _ after: PropertySpec, _ d: PropertyDeclaration) throws(ScriptError) -> Expression? {
+        let path = Expression.path([d.name])
+        if before.sameType(as: after) {
+            return before.nullable && !after.nullable ? path : nil
+        }
+        if before.collection != nil || after.collection != nil {
+            if before.collection != nil && after.collection != nil && before.type == after.type && before.objectType == after.objectType
+                && before.collection != .dictionary && after.collection != .dictionary {
+                return path
+            }
+            throw ScriptError("\(before.typeText) values cannot be converted to \(after.typeText); give the new values: change \(d.name.text): \(after.typeText) = …",
+                              at: d.type.location)
+        }
+        if before.type == .link || after.type == .link {
+            throw ScriptError("\(before.typeText) values cannot be converted to \(after.typeText); give the new values (= null) or remove and add the property",
+                              at: d.type.location)
+        }
+        if after.type == .mixed { return path }
+        let kind = ValueKind(after.type)
+        guard Conversion.possible(from: ValueKind(before.type), to: kind) else {
+            throw ScriptError("\(before.typeText) values cannot be converted to \(after.typeText); give the new values: change \(d.name.text): \(after.typeText) = …",
+                              at: d.type.location)
+        }
+        let function = PropertySpec.typeNames[after.type] ?? kind.name
+        return .call(Name(text: function, location: d.type.location), [path])
+    }
+
+    /// A declared type as a property of the target schema.
+    private mutating func resolve(_ d: PropertyDeclaration, in className: String) throws(ScriptError) -> PropertySpec {
+        try Self.checkPropertyName(d.name)
+        let t = d.type
+        var spec: PropertySpec
+        if let type = PropertySpec.typesByName[t.base] {
+            spec = PropertySpec(name: d.name.text, type: type, collection: t.collection,
+                                nullable: PropertySpec.storedNullability(type: type, collection: t.collection, optional: t.optional))
+        } else if t.base == "object" || t.base == "linkingObjects" {
+            throw ScriptError("write the class name as the type of an object property (e.g. \(d.name.text): Person?)", at: t.location)
+        } else {
+            if t.optional && (t.collection == .list || t.collection == .set) {
+                throw ScriptError("lists and sets of objects cannot hold null", at: t.location)
+            }
+            spec = PropertySpec(name: d.name.text, type: .link, collection: t.collection,
+                                nullable: PropertySpec.storedNullability(type: .link, collection: t.collection, optional: true), objectType: t.base)
+            linkTypeLocations[className + "." + d.name.text] = t.location
+        }
+        if d.indexed {
+            guard PropertySpec.indexableTypes.contains(spec.type), spec.collection == nil else {
+                throw ScriptError("\(spec.typeText) properties cannot be indexed", at: t.location)
+            }
+            spec.indexed = true
+        }
+        return spec
+    }
+
+    private mutating func checkPredicate(_ predicate: Predicate, className: String) throws(ScriptError) {
+        do {
+            _ = try Query(store: store, className: className, predicate.text)
+        } catch {
+            throw Self.scriptError(error, predicate)
+        }
+    }
+
+    /// A query error placed in the script: the predicate string starts one column after its quote.
+    static func scriptError(_ error: QueryError, _ predicate: Predicate) -> ScriptError {
+        var column = predicate.location.column + 1
+        if let r = error.range {
+            let bytes = Array(predicate.text.utf8)
+            column += String(decoding: bytes[0..<max(0, min(r.start, bytes.count))], as: UTF8.self).count
+        }
+        var message = "in the predicate: \(error.message)"
+        if let s = error.suggestion { message += "; did you mean '\(s)'?" }
+        return ScriptError(message, at: SourceLocation(line: predicate.location.line, column: column))
+    }
+
+    private func validateTarget() throws(ScriptError) {
+        for (name, c) in target {
+            for p in c.properties where p.type == .link {
+                let at = linkTypeLocations[name + "." + p.name] ?? block.location
+                guard let objectType = p.objectType, let linked = target[objectType] else {
+                    if let removed = removedClasses.first(where: { $0.name.text == p.objectType }) {
+                        throw ScriptError("\(name).\(p.name) links to \(removed.name.text), which this version removes; remove or change \(name).\(p.name) too",
+                                          at: removed.name.location)
+                    }
+                    let all = target.keys.sorted()
+                    throw ScriptError("\(name).\(p.name) links to an unknown class '\(p.objectType ?? "?")'\(didYouMean(p.objectType ?? "", all))", at: at)
+                }
+                if linked.embedded && p.collection == .set { throw ScriptError("sets cannot hold embedded objects", at: at) }
+            }
+        }
+    }
+
+    private mutating func compileAssignments() throws(ScriptError) {
+        for name in planOrder {
+            guard var p = plans[name], let position = p.position, !p.removed else { continue }
+            let compiler = ExpressionCompiler(group: old, position: position)
+            let spec = target[name]!
+            // A conversion that `change` wrote is dropped when a later `set` gives every value.
+            p.assignments = p.assignments.enumerated().filter { i, a in
+                !a.isConversion || !p.assignments[(i + 1)...].contains { $0.property.text == a.property.text && $0.filter == nil }
+            }.map(\.element)
+            for i in p.assignments.indices {
+                let a = p.assignments[i]
+                guard let property = spec.property(a.property.text) else {
+                    throw ScriptError("'\(a.property.text)' is renamed or removed later in this version", at: a.property.location)
+                }
+                if property.type == .link, let t = property.objectType, target[t]?.embedded == true {
+                    throw ScriptError("\(name).\(property.name) owns embedded objects; links to them cannot be copied", at: a.property.location)
+                }
+                let compiled = try compiler.compile(a.expression)
+                let linkTarget = property.objectType.flatMap { old.position(ofClass: $0) }
+                if let why = Storing.mismatch(compiled.type, into: property, linkTarget: linkTarget) {
+                    throw ScriptError(why, at: a.expression.location)
+                }
+                p.assignments[i].compiled = compiled
+            }
+            plans[name] = p
+        }
+    }
+
+    private func objectCounts() -> [String: Int] {
+        var out = [String: Int]()
+        for (name, p) in plans { if let position = p.position { out[name] = old.tables[position]!.objectCount } }
+        return out
+    }
+
+    // MARK: schema changes
+
+    private mutating func position(_ className: String) throws -> Int {
+        guard let p = group.position(ofClass: className) else { throw MigrationFailure("class \(className) is missing from the file") }
+        return p
+    }
+
+    private mutating func applyPre(_ change: SchemaChange) throws {
+        switch change {
+        case let .addTable(c):
+            try group.addTable(c)
+        case let .addInitialProperties(c):
+            let p = try position(c.name)
+            for property in c.properties where !property.isPrimary { try group.addColumn(p, property) }
+        case let .changePropertyType(name, old, new):
+            let p = try position(name)
+            group.removeColumn(p, named: old.name)
+            try group.addColumn(p, new)
+        case let .makeNullable(name, property):
+            group.makeNullable(try position(name), named: property.name)
+        case let .makeRequired(name, property):
+            let p = try position(name)
+            group.removeColumn(p, named: property.name)
+            // `make_property_required` re-adds the file's property (its index, its primary-key flag).
+            var required = property
+            required.nullable = false
+            try group.addColumn(p, required)
+        case let .changePrimaryKey(name, _, _):
+            _ = group.setPrimaryKey(try position(name), named: nil)
+        case let .addIndex(name, property):
+            let p = try position(name)
+            if let c = group.tables[p]!.columnIndex(named: property.name) { group.addIndex(p, column: c) }
+        case let .removeIndex(name, property):
+            let p = try position(name)
+            if let c = group.tables[p]!.columnIndex(named: property.name) { group.removeIndex(p, column: c) }
+        case .addProperty(let name, let property):
+            try group.addColumn(try position(name), property)
+        case .removeProperty, .removeTable:
+            break
+        case let .changeTableType(name, _):
+            throw MigrationFailure("changing \(name) between embedded and top-level is not supported")
+        }
+    }
+
+    private mutating func applyPost(_ change: SchemaChange) {
+        guard let p = group.position(ofClass: change.className) else { return }
+        switch change {
+        case let .removeProperty(_, property):
+            group.removeColumn(p, named: property.name)
+        case let .changePrimaryKey(name, _, to):
+            if let duplicate = group.setPrimaryKey(p, named: to) { reportDuplicate(name, to ?? "", p, duplicate) }
+        case let .addIndex(_, property):
+            if let c = group.tables[p]!.columnIndex(named: property.name) { group.addIndex(p, column: c) }
+        case let .removeIndex(_, property):
+            if let c = group.tables[p]!.columnIndex(named: property.name) { group.removeIndex(p, column: c) }
+        default:
+            break
+        }
+    }
+
+    private func reportDuplicate(_ className: String, _ property: String, _ position: Int, _ rows: (first: Int, second: Int)) {
+        let m = group.tables[position]!
+        let value = m.columnIndex(named: property).map { Conversion.describe(m.values[$0][rows.first]) } ?? "?"
+        problems.add(Problem(version: block.number, className: className, object: nil, property: property,
+                             message: "primary key \(value) would be shared by objects \(identity(m, rows.first)) and \(identity(m, rows.second)) (primary keys must be unique)",
+                             location: nil))
+    }
+
+    /// Primary keys whose values were set must still be unique (`validate_primary_columns`).
+    private func validatePrimaryKeys() {
+        for p in group.modified.sorted() {
+            guard let m = group.tables[p], let pk = m.primaryKey, group.changedColumns.contains(LinkColumn(table: p, column: pk)),
+                  let c = m.columnIndex(key: pk), let duplicate = ModelGroup.firstDuplicate(m.values[c]) else { continue }
+            reportDuplicate(group.className(at: p) ?? m.name, m.columns[c].name, p, duplicate)
+        }
+    }
+
+    func identity(_ m: TableModel, _ row: Int) -> String {
+        if let pk = m.primaryKey, let c = m.columnIndex(key: pk) { return "\(m.columns[c].name) \(Conversion.describe(m.values[c][row]))" }
+        return "_key \(m.objectKeys[row])"
+    }
+
+    // MARK: the migration block
+
+    /// `Migration.renameProperty` (object-store.md §10.2): the column added for the new name in
+    /// the pre-migration changes is removed and the old column takes the name (made optional if
+    /// the new property is).
+    private mutating func renameProperties() throws {
+        for name in planOrder {
+            guard let plan = plans[name], let p = plan.position, !plan.renames.isEmpty else { continue }
+            for (from, to) in plan.renames {
+                guard let oldColumn = group.tables[p]!.columnIndex(named: from.text) else { continue }
+                let wasNullable = group.tables[p]!.columns[oldColumn].isNullable
+                if group.tables[p]!.columnIndex(named: to.text) != nil { group.removeColumn(p, named: to.text) }
+                group.renameColumn(p, from: from.text, to: to.text)
+                if let wanted = target[name]?.property(to.text), wanted.nullable && !wasNullable {
+                    group.makeNullable(p, named: to.text)
+                }
+            }
+        }
+    }
+
+    private mutating func selectedKeys(_ predicate: Predicate, _ plan: ClassPlan) throws -> [Int64] {
+        do {
+            return try Query(store: store, className: plan.inputName, predicate.text).objectKeys()
+        } catch let error as QueryError {
+            throw Self.scriptError(error, predicate)
+        }
+    }
+
+    private mutating func deleteObjects() throws {
+        for name in planOrder {
+            guard let plan = plans[name], let p = plan.position, !plan.deletes.isEmpty else { continue }
+            var doomed = Set<Int64>()
+            for predicate in plan.deletes { doomed.formUnion(try selectedKeys(predicate, plan)) }
+            let before = group.tables[p]!.objectCount
+            dirtyLinks.formUnion(group.deleteObjects(p, keys: doomed))
+            tablesWithChangedObjects.insert(p)
+            deletedCounts[name] = before - group.tables[p]!.objectCount
+        }
+    }
+
+    private var deletedCounts: [String: Int] = [:]
+
+    /// Every assignment, object by object: the expression over the old object, stored in the
+    /// new property. Failures become problems naming the object and its value.
+    private mutating func assignValues() throws {
+        for name in planOrder {
+            guard let plan = plans[name], let p = plan.position, !plan.assignments.isEmpty else { continue }
+            let before = old.tables[p]!
+            for a in plan.assignments {
+                guard let compiled = a.compiled else { continue }
+                let only = try a.filter.map { f in Set(try selectedKeys(f, plan)) }
+                var m = group.tables[p]!
+                group.tables[p] = nil
+                defer { group.tables[p] = m }
+                guard let c = m.columnIndex(named: a.property.text) else { continue }
+                let column = m.columns[c]
+                var values = m.values[c]
+                m.values[c] = []
+                var oldRow = 0
+                for row in 0..<m.objectCount {
+                    let key = m.objectKeys[row]
+                    while oldRow < before.objectCount && before.objectKeys[oldRow] < key { oldRow += 1 }
+                    guard oldRow < before.objectCount, before.objectKeys[oldRow] == key else { continue }
+                    if let only, !only.contains(key) { continue }
+                    do {
+                        let v = try compiled.evaluate(oldRow)
+                        switch Storing.value(v, for: column) {
+                        case let .success(stored): values[row] = stored
+                        case let .failure(why):
+                            fail(a, name, before, oldRow, why.message, a.expression.location)
+                        }
+                    } catch {
+                        fail(a, name, before, oldRow, error.message, error.location)
+                    }
+                    if problems.isFull { break }
+                }
+                m.values[c] = values
+                group.modified.insert(p)
+                group.changedColumns.insert(LinkColumn(table: p, column: column.key))
+                if column.type == .link { dirtyLinks.insert(LinkColumn(table: p, column: column.key)) }
+                if problems.isFull { return }
+            }
+        }
+    }
+
+    private func fail(_ a: Assignment, _ className: String, _ before: TableModel, _ row: Int, _ message: String, _ at: SourceLocation) {
+        var text = message
+        if a.isConversion {
+            let oldValue = before.columnIndex(named: a.property.text).map { before.values[$0][row] } ?? .null
+            text = oldValue.isNull
+                ? "is null, but the property becomes required; give the values with change \(a.property.text): … = \(a.property.text) ?? …"
+                : "\(message); give the new values with change \(a.property.text): … = …"
+        }
+        problems.add(Problem(version: block.number, className: className, object: (row, identity(before, row)),
+                             property: a.property.text, message: text, location: at))
+    }
+
+    /// Links copied to objects that this block deleted are dropped, embedded objects that lost
+    /// their owner are deleted, and the affected backlink columns are rebuilt.
+    private mutating func finishLinks() {
+        for link in dirtyLinks { group.dropDanglingLinks(link) }
+        while true {
+            let orphans = group.orphans()
+            if orphans.isEmpty { break }
+            for (t, keys) in orphans {
+                dirtyLinks.formUnion(group.deleteObjects(t, keys: keys))
+                tablesWithChangedObjects.insert(t)
+            }
+        }
+        group.rebuildBacklinks(origins: dirtyLinks, tablesWithChangedObjects: tablesWithChangedObjects)
+    }
+
+    // MARK: report
+
+    private func report(_ changes: [SchemaChange], _ counts: [String: Int]) -> StepReport {
+        var classes = [ClassReport]()
+        for name in planOrder {
+            guard let p = plans[name], !p.lines.isEmpty else { continue }
+            let objects = counts[name] ?? 0
+            let deleted = deletedCounts[name] ?? 0
+            let changed = p.removed ? false : (!p.assignments.isEmpty || changes.contains { $0.className == name } || !p.renames.isEmpty)
+            classes.append(ClassReport(name: name, lines: p.lines, objects: objects, rewritten: changed ? objects - deleted : 0, deleted: p.removed ? objects : deleted))
+        }
+        return StepReport(version: block.number, classes: classes)
+    }
+}
