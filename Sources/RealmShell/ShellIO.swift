@@ -12,13 +12,19 @@ public final class ShellIO {
     /// Colour only on a terminal, and never with NO_COLOR set.
     public let useColor: Bool
     public let terminalWidth: Int
+    /// Where the interactive shell reads commands (`realmsh FILE`); nil: no input (in-process use).
+    public let stdin: Int32?
+    /// Set by the shell once it has warned that `--key` shows in the process list.
+    public var quietKeyWarning = false
 
-    public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80) {
+    public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80,
+                stdin: Int32? = nil) {
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutIsTerminal = stdoutIsTerminal
         self.useColor = useColor
         self.terminalWidth = terminalWidth
+        self.stdin = stdin
     }
 
     /// The process's own streams.
@@ -26,7 +32,8 @@ public final class ShellIO {
         let tty = Platform.isTerminal(1)
         let color = tty && Platform.environment("NO_COLOR") == nil
         let width = Int(Platform.environment("COLUMNS") ?? "") ?? Platform.terminalColumns(1) ?? 80
-        return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width)
+        return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width,
+                       stdin: 0)
     }
 
     public func print(_ text: String) { stdout.write(Array((text + "\n").utf8)) }
