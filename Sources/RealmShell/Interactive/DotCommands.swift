@@ -144,7 +144,7 @@ extension ShellSession {
             do { parsed = try ArgumentParser.parse(args, spec: spec) } catch {
                 throw ShellError(error.message, code: .usage)
             }
-            let file = try open(parsed.positionals[0], keyFile: parsed.value("key-file"), keyHex: parsed.value("key"), io: io)
+            let file = try open(parsed.positionals[0], keyFile: parsed.value("key-file"), keyHex: parsed.value("key"), typed: true, io: io)
             writeEnabled = false
             io.printError("Opened \(file.path): \(file.classes.count) \(file.classes.count == 1 ? "class" : "classes"), format \(file.snapshot.fileFormat), read-only.")
         case "follow":

@@ -64,30 +64,31 @@ struct ResultRenderer {
         case .table: out = gridText(cells, style: .ascii)
         default: out = gridText(cells, style: .box)
         }
-        if mode != .markdown {
-            if !out.isEmpty { out += "\n" }
-            out += style.dim(Self.footer(total: total, shown: rows.count))
-        }
+        // Line and markdown output set the footer apart (in markdown, as its own paragraph).
+        if !out.isEmpty { out += mode == .line || mode == .markdown ? "\n\n" : "\n" }
+        out += style.dim(Self.footer(total: total, shown: rows.count))
         return out
     }
 
     enum Grid { case box, ascii, markdown }
 
-    /// Column widths fitted to `width`: the widest columns are narrowed (not below their
-    /// header or `minColumnWidth`), then columns that still do not fit are dropped from the
-    /// right and a `…` column says so. Returns the widths of the columns kept.
+    /// Column widths fitted to `width`. Columns are kept from the left as long as they fit at
+    /// their narrowest (their header, at least `minColumnWidth`; a `…` column says others were
+    /// dropped); then the widest kept columns are narrowed until the table fits.
     func fittedWidths(_ natural: [Int], headerWidths: [Int]) -> (widths: [Int], dropped: Bool) {
-        var widths = natural
-        guard let width else { return (widths, false) }
-        func total(_ w: [Int], extra: Bool) -> Int { 1 + w.reduce(0) { $0 + $1 + 3 } + (extra ? 4 : 0) }
+        guard let width else { return (natural, false) }
+        func total(_ w: ArraySlice<Int>, extra: Bool) -> Int { 1 + w.reduce(0) { $0 + $1 + 3 } + (extra ? 4 : 0) }
+        if total(natural[...], extra: false) <= width { return (natural, false) }
         let floors = natural.indices.map { min(natural[$0], max(Self.minColumnWidth, min(headerWidths[$0], 16))) }
-        while total(widths, extra: false) > width,
+        var kept = natural.count
+        while kept > 1 && total(floors[0..<kept], extra: kept < natural.count) > width { kept -= 1 }
+        var widths = Array(natural[0..<kept])
+        let dropped = kept < natural.count
+        while total(widths[...], extra: dropped) > width,
               let widest = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) {
             widths[widest] -= 1
         }
-        var kept = widths.count
-        while kept > 1 && total(Array(widths[0..<kept]), extra: kept < widths.count) > width { kept -= 1 }
-        return (Array(widths[0..<kept]), kept < widths.count)
+        return (widths, dropped)
     }
 
     func gridText(_ cells: [[String]], style grid: Grid) -> String {

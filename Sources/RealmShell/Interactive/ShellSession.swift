@@ -30,7 +30,6 @@ final class ShellSession {
     private(set) var keyHex: String?
     /// Commands that change the file run only while this is on (`.write on`, `--write`).
     var writeEnabled: Bool
-    private let startsWritable: Bool
     private var cache: (stamp: [Int]?, file: RealmFile, values: ValueText)?
     /// `.output FILE` (kept) or `.once FILE` (for the next command).
     private var redirect: (path: String, sink: FileSink, once: Bool)?
@@ -44,10 +43,8 @@ final class ShellSession {
         self.keyFile = keyFile
         self.keyHex = keyHex
         writeEnabled = write
-        startsWritable = write
         self.bail = bail
         self.interactive = interactive
-        settings.mode = interactive ? .box : .box
         settings.maxRows = interactive ? 40 : 0
     }
 
@@ -264,8 +261,10 @@ final class ShellSession {
     }
 
     /// Opens `path` (checking it can be read) and makes it the shell's file.
-    func open(_ newPath: String, keyFile: String?, keyHex: String?, io: ShellIO) throws(ShellError) -> RealmFile {
+    /// `typed`: the key was typed in the shell (not visible in the process list, so no warning).
+    func open(_ newPath: String, keyFile: String?, keyHex: String?, typed: Bool = false, io: ShellIO) throws(ShellError) -> RealmFile {
         let previous = (path, self.keyFile, self.keyHex, cache)
+        if typed { keyWarningShown = true }
         path = newPath
         self.keyFile = keyFile
         self.keyHex = keyHex
@@ -457,9 +456,10 @@ final class ShellSession {
                 try file.forEachObject(of: objectClass, atPositions: Array(Set(current)).sorted(), properties: [property]) { position, _, values in
                     linked[position] = Self.linkKeys(values.first ?? .null)
                 }
-                guard let table = ObjectStore(snapshot: file.snapshot).table(className: target.name) else { return (target, []) }
+                let store = ObjectStore(snapshot: file.snapshot)     // TableData holds it unowned
+                guard let table = store.table(className: target.name) else { return (target, []) }
                 var rowOfKey = [Int64: Int]()
-                for (i, k) in try table.keys().enumerated() { rowOfKey[k] = i }
+                for (i, k) in try withExtendedLifetime(store, { try table.keys() }).enumerated() { rowOfKey[k] = i }
                 var seen = Set<Int>()
                 var next = [Int]()
                 for position in current {

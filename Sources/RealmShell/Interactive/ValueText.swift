@@ -30,7 +30,7 @@ final class ValueText {
         case let (.dictionary?, .dictionary(entries)):
             if let target, !target.isEmbedded { return "{\(entries.count) \(target.name)}" }
             return try "{" + entries.map { e throws -> String in
-                try scalar(e.key) + ": " + text(e.value, collection: nil, target: target, depth: depth + 1)
+                try element(e.key) + ": " + text(e.value, collection: nil, target: target, depth: depth + 1)
             }.joined(separator: ", ") + "}"
         case let (.list?, .list(elements)), let (.set?, .list(elements)):
             if let target, !target.isEmbedded { return "[\(elements.count) \(target.name)]" }
@@ -52,10 +52,25 @@ final class ValueText {
                 .joined(separator: ", ") + "]"
         case let .dictionary(entries):  // a Dictionary in a Mixed
             return try "{" + entries.map { e throws -> String in
-                try scalar(e.key) + ": " + text(e.value, collection: nil, target: nil, depth: depth + 1)
+                try element(e.key) + ": " + text(e.value, collection: nil, target: nil, depth: depth + 1)
             }.joined(separator: ", ") + "}"
         default:
-            return try scalar(v)
+            return depth == 0 ? try scalar(v) : try element(v)
+        }
+    }
+
+    /// A value inside a collection or an identity: strings and binaries that would be
+    /// ambiguous there (empty, or holding separators or edge spaces) are quoted.
+    func element(_ v: Value) throws -> String {
+        let text = try scalar(v)
+        switch v {
+        case .string, .binary:
+            let needsQuotes = text.isEmpty || text.first == " " || text.last == " "
+                || text.contains { ",[]{}:\"→".contains($0) } || text == nullText
+            guard needsQuotes else { return text }
+            return "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        default:
+            return text
         }
     }
 
@@ -111,7 +126,7 @@ final class ValueText {
         var out = [Int64: String]()
         if let pk = target.primaryKey.flatMap(target.property(named:)) {
             try file.forEachObject(of: target, properties: [pk]) { key, values in
-                out[key] = try self.scalar(values.first ?? .null)
+                out[key] = try self.element(values.first ?? .null)
             }
         } else {
             try file.forEachObject(of: target, properties: []) { key, _ in out[key] = "#\(key)" }
