@@ -42,8 +42,8 @@ final class TerminalSession {
         guard let pty = Platform.openPseudoTerminal() else { throw XCTSkip("no pseudo-terminal available") }
         controller = pty.controller
         Platform.setTerminalSize(controller, rows: rows, columns: columns)
-        var env = ["PATH=/usr/bin:/bin", "TERM=dumb", "INPUTRC=/dev/null", "PAGER=cat", "NO_COLOR=1", "LANG=C.UTF-8"]
-        env += environment.map { "\($0.key)=\($0.value)" }
+        let defaults = ["PATH": "/usr/bin:/bin", "TERM": "dumb", "INPUTRC": "/dev/null", "PAGER": "cat", "NO_COLOR": "1", "LANG": "C.UTF-8"]
+        let env = defaults.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         var argv = [executable] + arguments
         if let directory {
             // Start in `directory`: through the shell, which then execs realmsh.
@@ -58,8 +58,13 @@ final class TerminalSession {
 
     deinit { close() }
 
-    /// Kills the child if it still runs and reaps it.
+    private var closed = false
+
+    /// Kills the child if it still runs, reaps it and closes the terminal (once: the
+    /// descriptor number may be reused right after).
     func close() {
+        guard !closed else { return }
+        closed = true
         if exitStatus == nil {
             Platform.sendSignal(pid, Platform.killSignal)
             exitStatus = Platform.waitForExit(pid)

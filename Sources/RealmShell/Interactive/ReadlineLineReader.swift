@@ -41,20 +41,24 @@ final class ReadlineLineReader: LineReader {
         _ = Platform.takeInterrupt()
         rl_callback_handler_install(prompt) { line in ReadlineLineReader.lineHandler(line) }
         while Self.received == nil {
-            switch Platform.waitForInput(0) {
+            // The flag is checked before every wait, and waits are short: a Ctrl-C that lands
+            // while readline is busy (not blocked in poll) is seen at once too.
+            if Platform.takeInterrupt() {
+                // Ctrl-C: drop the line, show ^C and start again on a fresh line.
+                rl_free_line_state()
+                rl_callback_sigcleanup()
+                rl_replace_line("", 0)
+                rl_callback_handler_remove()
+                _ = Array("^C\n".utf8).withUnsafeBytes { Platform.writeAll(1, $0) }
+                return .interrupted
+            }
+            switch Platform.waitForInput(0, milliseconds: 100) {
             case .ready:
                 rl_callback_read_char()
-            case .interrupted, .timedOut:
-                if Platform.takeInterrupt() {
-                    // Ctrl-C: drop the line, show ^C and start again on a fresh line.
-                    rl_free_line_state()
-                    rl_callback_sigcleanup()
-                    rl_replace_line("", 0)
-                    rl_callback_handler_remove()
-                    _ = Array("^C\n".utf8).withUnsafeBytes { Platform.writeAll(1, $0) }
-                    return .interrupted
-                }
+            case .interrupted:
                 rl_resize_terminal()
+            case .timedOut:
+                break
             case .closed:
                 rl_callback_handler_remove()
                 return .end
