@@ -208,6 +208,15 @@ final class ShellScriptTests: XCTestCase {
         XCTAssertTrue(command.out.contains("USAGE: delete CLASS [--where predicate]"), command.out)
     }
 
+    func testTimerPrintsElapsedTimeOnStandardError() {
+        let run = shell(".timer on\nDog LIMIT(1)\n.timer off\nDog LIMIT(1)")
+        XCTAssertEqual(run.code, 0)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, run.stderr)     // after .timer on, the query, and .timer off itself
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("Run time: ") && $0.hasSuffix(" s") }, run.stderr)
+        XCTAssertEqual(run.out.components(separatedBy: "1 object (1 shown)").count, 3)
+    }
+
     func testReadOnlyUntilWriteOn() throws {
         let copy = temporary.appendingPathComponent("basic.realm").path
         try FileManager.default.copyItem(atPath: basic, toPath: copy)
