@@ -212,7 +212,7 @@ final class ShellScriptTests: XCTestCase {
         let run = shell(".timer on\nDog LIMIT(1)\n.timer off\nDog LIMIT(1)")
         XCTAssertEqual(run.code, 0)
         let lines = run.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 3, run.stderr)     // after .timer on, the query, and .timer off itself
+        XCTAssertEqual(lines.count, 2, run.stderr)     // .timer on itself, and the query
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("Run time: ") && $0.hasSuffix(" s") }, run.stderr)
         XCTAssertEqual(run.out.components(separatedBy: "1 object (1 shown)").count, 3)
     }
