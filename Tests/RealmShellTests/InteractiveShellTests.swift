@@ -68,6 +68,7 @@ final class InteractiveShellTests: XCTestCase {
         // A list of candidates for a link list: Dog's properties and the aggregates.
         shell.type("Person where dogs.\t\t")
         XCTAssertTrue(shell.waitFor("dogs.owner"), shell.screen)
+        XCTAssertTrue(shell.waitFor("basic.realm> Person where dogs."), shell.screen)     // the line, after the list
         XCTAssertTrue(shell.screen.contains("dogs.@count"), shell.screen)
         shell.type("\u{03}")
         XCTAssertTrue(shell.waitFor("^C"), shell.screen)

@@ -17,10 +17,13 @@ enum Executable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "the realmsh executable was not found beside the tests (swift test builds it; run 'swift build')" }
+    }
+
+    /// The path, or an error that fails the test (never a skip: a missing executable is a bug).
     static func require() throws -> String {
-        guard let path else {
-            throw XCTSkip("the realmsh executable was not found beside the tests (run 'swift build' first)")
-        }
+        guard let path else { throw Missing() }
         return path
     }
 }
