@@ -137,8 +137,10 @@ final class ShellSession {
             code = error.code
             report(error, io: commandIO)
         }
+        // A Ctrl-C that came too late to stop anything (or during a write, which is never
+        // interrupted) is dropped here rather than cancelling the next line.
         Platform.setInterruptsCancelReads(false)
-        if Platform.takeInterrupt() && code == .success && interactive { commandIO.printError("(Ctrl-C: the command had finished)") }
+        _ = Platform.takeInterrupt()
         if let r = redirect, r.once, !text.hasPrefix(".once") {
             _ = Platform.closeFile(r.sink.fd)
             redirect = nil
