@@ -187,6 +187,13 @@ final class ShellScriptTests: XCTestCase {
         XCTAssertEqual(lines, ["Rex", "Max", "Bella", "Luna"])
     }
 
+    func testTheShortFormTakesThePredicateAsTyped() {
+        // Quotes and backslashes are the query language's, not the shell's.
+        let run = shell(".mode csv\nDog where name == 'Rex\\'s' OR name == \"Fido\" OR name ==[c] 'max'")
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertEqual(run.out.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",")[1] }, ["Fido", "Max"])
+    }
+
     func testDotCommandsTakeUnambiguousPrefixes() {
         let run = shell(".mo line\n.mode\n.h\n.hea off\n.headers\n.sh")
         XCTAssertEqual(run.code, 64)

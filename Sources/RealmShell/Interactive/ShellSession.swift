@@ -205,16 +205,17 @@ final class ShellSession {
 
     func dispatch(_ text: String, io: ShellIO, reader: LineReader) throws(ShellError) -> ExitCode {
         if text.hasPrefix(".") { return try dotCommand(text, io: io, reader: reader) }
-        let words = try CommandText.words(text)
-        guard let first = words.first else { return .success }
-        if first == "help" { return try help(Array(words.dropFirst()), io: io) }
-        if first != "shell", let type = Commands.named(first) {
-            return try runSubcommand(type, Array(words.dropFirst()), io: io, reader: reader)
+        let head = String(text.prefix { $0 != " " && $0 != "\t" && $0 != "\n" })
+        if head == "help" || (head != "shell" && Commands.named(head) != nil) {
+            let words = try CommandText.words(text)
+            if head == "help" { return try help(Array(words.dropFirst()), io: io) }
+            return try runSubcommand(Commands.named(head)!, Array(words.dropFirst()), io: io, reader: reader)
         }
+        // The short form takes the predicate as typed (no shell quoting).
         if let query = try ShortQuery.parse(text, classes: currentClassNames()) {
             return try runQuery(query, io: io)
         }
-        throw unknownCommand(first)
+        throw unknownCommand(head)
     }
 
     func unknownCommand(_ word: String) -> ShellError {
