@@ -17,12 +17,16 @@ let package = Package(
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // GNU readline from Debian's libreadline-dev, for the interactive shell's line editing.
+        // (Its headers are in /usr/include; no pkg-config: readline.pc pulls in tinfo's
+        // -D_XOPEN_SOURCE flags, which SwiftPM refuses with a warning.)
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .target(name: "RealmFormat", dependencies: ["CCrypto"]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
         // Scripted schema migrations: the object-store view and queries, applied to table models.
         .target(name: "RealmMigration", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "CReadline"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),

@@ -24,6 +24,8 @@ public enum FormatError: Error, Equatable, Sendable {
     case locked(path: String)
     /// The file can be read but not written by realmsh (old format, sync history, encryption).
     case cannotWrite(reason: String)
+    /// The user pressed Ctrl-C while the interactive shell was reading (`Platform.readsCancelled`).
+    case interrupted
     /// An operating-system call failed.
     case io(path: String, errno: Int32, action: String)
 
@@ -52,6 +54,8 @@ public enum FormatError: Error, Equatable, Sendable {
             return "\(path) is open in another process (an app, a simulator or another realmsh); close it and try again"
         case let .cannotWrite(reason):
             return "cannot write this file: \(reason)"
+        case .interrupted:
+            return "interrupted"
         case let .io(path, code, action):
             return "cannot \(action) \(path): \(Platform.describe(errno: code))"
         }

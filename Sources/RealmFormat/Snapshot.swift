@@ -70,6 +70,7 @@ public final class Snapshot {
         }
         budget -= 1 + max(node.count, node.header.payloadSize / 8)
         if budget < 0 { throw .workLimitExceeded }
+        if Platform.readsCancelled { throw .interrupted }       // Ctrl-C in the interactive shell
         return node
     }
 

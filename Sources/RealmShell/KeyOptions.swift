@@ -22,7 +22,7 @@ struct KeyOptions {
         do {
             if let keyFile { return try EncryptionKey(file: keyFile) }
             if let keyHex {
-                io.printError(io.warn("warning: --key is visible to other users in the process list; prefer --key-file or REALMSH_KEY"))
+                if !io.quietKeyWarning { io.printError(io.warn("warning: --key is visible to other users in the process list; prefer --key-file or REALMSH_KEY")) }
                 return try EncryptionKey(hex: keyHex)
             }
             if let env = Platform.environment("REALMSH_KEY"), !env.isEmpty { return try EncryptionKey(hex: env) }

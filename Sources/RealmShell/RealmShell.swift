@@ -9,7 +9,9 @@ public enum RealmShell {
         realmsh — open, query and check Realm database files from a shell.
 
         USAGE: realmsh <subcommand> [options] <args>
-               realmsh FILE                (same as: realmsh info FILE)
+               realmsh [--write] [-c COMMAND] FILE
+                     (the interactive shell on a terminal, commands from stdin or -c;
+                      otherwise the same as: realmsh info FILE — see 'realmsh help shell')
 
         SUBCOMMANDS:
         """
@@ -42,12 +44,22 @@ public enum RealmShell {
         default:
             break
         }
+        if first == ShellCommand.spec.name {
+            return try execute(ShellCommand.self, ShellCommand.normalize(Array(args.dropFirst())), io: io)
+        }
         if let type = Commands.named(first) {
             return try execute(type, Array(args.dropFirst()), io: io)
         }
-        // `realmsh FILE`: the info summary (the interactive shell comes later).
-        if !first.hasPrefix("-"), first.contains(".") || first.contains("/") || Platform.fileExists(first) {
-            return try execute(InfoCommand.self, args, io: io)
+        // `realmsh FILE`: the shell on a terminal or a script; the info summary otherwise.
+        if ShellCommand.startsImplicitly(args) {
+            let parsed = try ArgumentParser.parse(ShellCommand.normalize(args), spec: ShellCommand.spec)
+            if parsed.wantsHelp {
+                io.print(ShellCommand.spec.help)
+                return .success
+            }
+            var shell = try ShellCommand(parsed)
+            shell.implicit = true
+            return try shell.run(io)
         }
         var message = "unknown subcommand '\(first)'"
         if let near = Suggestions.nearest(to: first, among: Commands.all.map { $0.spec.name }) {

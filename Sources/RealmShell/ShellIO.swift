@@ -14,15 +14,20 @@ public final class ShellIO {
     public let terminalWidth: Int
     /// Progress bars only on a terminal.
     public let stderrIsTerminal: Bool
+    /// Where the interactive shell reads commands (`realmsh FILE`); nil: no input (in-process use).
+    public let stdin: Int32?
+    /// Set by the shell once it has warned that `--key` shows in the process list.
+    public var quietKeyWarning = false
 
     public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80,
-                stderrIsTerminal: Bool = false) {
+                stderrIsTerminal: Bool = false, stdin: Int32? = nil) {
         self.stderrIsTerminal = stderrIsTerminal
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutIsTerminal = stdoutIsTerminal
         self.useColor = useColor
         self.terminalWidth = terminalWidth
+        self.stdin = stdin
     }
 
     /// The process's own streams.
@@ -31,7 +36,7 @@ public final class ShellIO {
         let color = tty && Platform.environment("NO_COLOR") == nil
         let width = Int(Platform.environment("COLUMNS") ?? "") ?? Platform.terminalColumns(1) ?? 80
         return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width,
-                       stderrIsTerminal: Platform.isTerminal(2))
+                       stderrIsTerminal: Platform.isTerminal(2), stdin: 0)
     }
 
     public func print(_ text: String) { stdout.write(Array((text + "\n").utf8)) }

@@ -9,27 +9,8 @@ final class MigrateCrashTests: XCTestCase {
     override func setUp() { dir = Fixtures.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    /// The realmsh executable built with the tests: next to the test bundle, or in .build/debug.
-    static func executable() -> String? {
-        var candidates = [String]()
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        candidates.append(bundle.appendingPathComponent("realmsh").path)
-        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/realmsh").path)
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    func launch(_ executable: String, _ arguments: [String]) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
-    }
-
     func testKilledMigrationLeavesTheOldOrTheNewFile() throws {
-        guard let realmsh = Self.executable() else { throw XCTSkip("the realmsh executable is not built next to the tests") }
+        _ = try Executable.require()
         // churn: 2 MB, 7,000 objects; long enough to be killed while computing or writing.
         let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("realm-core/churn.realm")))
         let script = dir + "/step.migration"
@@ -42,7 +23,7 @@ final class MigrateCrashTests: XCTestCase {
         // The finished result, and how long a run takes.
         let reference = dir + "/reference.realm"
         let started = Date()
-        let full = try launch(realmsh, ["migrate", "-o", reference, Fixtures.path("realm-core/churn.realm"), script])
+        let full = try Executable.start(["migrate", "-o", reference, Fixtures.path("realm-core/churn.realm"), script])
         full.waitUntilExit()
         let duration = Date().timeIntervalSince(started)
         XCTAssertEqual(full.terminationStatus, 0)
@@ -55,7 +36,7 @@ final class MigrateCrashTests: XCTestCase {
         for round in 0..<24 {
             try? FileManager.default.removeItem(atPath: path)
             try original.write(to: URL(fileURLWithPath: path))
-            let process = try launch(realmsh, ["migrate", path, script])
+            let process = try Executable.start(["migrate", path, script])
             // Kill anywhere from the start to a little after the expected end.
             let delay = Double.random(in: 0...(duration * 1.2), using: &generator)
             usleep(useconds_t(delay * 1_000_000))
@@ -70,11 +51,11 @@ final class MigrateCrashTests: XCTestCase {
                 XCTFail("round \(round), killed after \(delay) s: the file is neither the old nor the new one (\(now.count) bytes)")
             }
             // Whatever the outcome, the file opens and verifies, and a new run completes the job.
-            let verify = try launch(realmsh, ["verify", "--quiet", path])
+            let verify = try Executable.start(["verify", "--quiet", path])
             verify.waitUntilExit()
             XCTAssertEqual(verify.terminationStatus, 0, "round \(round)")
         }
-        let rerun = try launch(realmsh, ["migrate", path, script])
+        let rerun = try Executable.start(["migrate", path, script])
         rerun.waitUntilExit()
         XCTAssertEqual(rerun.terminationStatus, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), migrated)

@@ -1,0 +1,72 @@
+import RealmQuery
+
+/// The shell's short query form: `Person where age > 30 SORT(name ASC)`, `Person` (every
+/// object), `Person SORT(age DESC) LIMIT(3)`, and `Person.dogs where name == 'Alice'` (the
+/// objects the links of the matches point to).
+struct ShortQuery {
+    var className: String
+    var predicate: String
+    /// Link properties to follow from the matching objects.
+    var path: [String]
+    /// Where the predicate's byte 0 is in `line` (for the caret under an error).
+    var predicateOffset: Int?
+    var line = ""
+    var arguments: [String] = []
+    var argumentsJSON: String?
+    var limit: Int?
+
+    /// nil when the first word is not a class of the file (nor `Class.link…`).
+    static func parse(_ text: String, classes: [String]) throws(ShellError) -> ShortQuery? {
+        let bytes = Array(text.utf8)
+        func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 }
+        var i = 0
+        while i < bytes.count, !isSpace(bytes[i]) { i += 1 }
+        let head = String(decoding: bytes[0..<i], as: UTF8.self)
+        let parts = head.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let className = parts.first, classes.contains(className) else { return nil }
+        let path = Array(parts.dropFirst())
+        if path.contains(where: \.isEmpty) {
+            throw ShellError("'\(head)' is not a key path: write Class.link[.link…]", code: .usage)
+        }
+        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+        let restStart = i
+        let rest = String(decoding: bytes[restStart...], as: UTF8.self)
+        var query = ShortQuery(className: className, predicate: "TRUEPREDICATE", path: path, predicateOffset: nil, line: text)
+        if rest.isEmpty { return query }
+        let lower = rest.lowercased()
+        if lower.hasPrefix("where"), rest.utf8.count == 5 || isSpace(Array(rest.utf8)[5]) {
+            var p = restStart + 5
+            while p < bytes.count, isSpace(bytes[p]) { p += 1 }
+            guard p < bytes.count else {
+                throw ShellError("a predicate must follow 'where', e.g. \(className) where age > 30", code: .usage)
+            }
+            query.predicate = String(decoding: bytes[p...], as: UTF8.self)
+            query.predicateOffset = p
+            return query
+        }
+        for keyword in ["sort", "distinct", "limit"] where lower.hasPrefix(keyword) {
+            let after = lower.dropFirst(keyword.count).drop { $0 == " " }
+            if after.hasPrefix("(") {
+                query.predicate = "TRUEPREDICATE " + rest
+                query.predicateOffset = restStart - "TRUEPREDICATE ".utf8.count
+                return query
+            }
+        }
+        throw ShellError("expected 'where' after \(head): \(head) where PREDICATE", code: .usage)
+    }
+
+    /// A query error with the caret under the bad part of the line as typed.
+    func render(_ error: QueryError) -> String {
+        guard let offset = predicateOffset, let range = error.range, !line.contains("\n") else {
+            return error.rendered(query: predicate)
+        }
+        let bytes = Array(line.utf8)
+        let start = max(0, min(bytes.count, range.start + offset))
+        let end = max(start, min(bytes.count, range.end + offset))
+        let before = String(decoding: bytes[0..<start], as: UTF8.self).count
+        let width = max(1, String(decoding: bytes[start..<end], as: UTF8.self).count)
+        var lines = [error.message, "  " + line, "  " + String(repeating: " ", count: before) + String(repeating: "^", count: width)]
+        if let s = error.suggestion { lines.append("Did you mean '\(s)'?") }
+        return lines.joined(separator: "\n")
+    }
+}
