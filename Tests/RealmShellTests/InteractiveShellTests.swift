@@ -106,6 +106,12 @@ final class InteractiveShellTests: XCTestCase {
         shell.type("\n")
         XCTAssertTrue(shell.waitFor("Buddy II"), shell.screen)
         XCTAssertTrue(shell.waitFor("basic.realm> "))
+        shell.type("\u{12}ge > ")                 // Ctrl-R: search back
+        XCTAssertTrue(shell.waitFor("reverse-i-search"), shell.screen)
+        XCTAssertTrue(shell.waitFor("Dog where age > 7"), shell.screen)
+        shell.type("\r")                          // Return, as a terminal sends it (C-J only ends a search)
+        XCTAssertTrue(shell.waitFor("Buddy II"), shell.screen)
+        XCTAssertTrue(shell.waitFor("basic.realm> "))
         shell.type("\u{04}")
         XCTAssertEqual(shell.waitForExit(), 0, shell.screen)
     }
