@@ -674,7 +674,7 @@ final class LeafEncoderTests: XCTestCase {
     /// setOrder in exactly the stored order, NaN placement aside; dictionaries likewise.
     func testSetOrderReproducesEverySetInAlltypes() throws {
         let snapshot = try Snapshot(path: Fixtures.path("realm-core/alltypes.realm"))
-        var generator = SplitMix(seed: 24)
+        var generator = SeededRandom(seed: 24)
         var sets = 0, dictionaries = 0
         for table in snapshot.tables {
             guard let root = table.clusterRef else { continue }
@@ -744,18 +744,5 @@ final class LeafEncoderTests: XCTestCase {
         // Exact decimal order where doubles would tie.
         let a = d(1_000_000_000_000_000_000_000_000_000_000_001, -33), b = d(1_000_000_000_000_000_000_000_000_000_000_002, -33)
         XCTAssertEqual(LeafEncoder.setOrder([b, a], type: .decimal), [a, b])
-    }
-}
-
-/// A small seeded generator so shuffles are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

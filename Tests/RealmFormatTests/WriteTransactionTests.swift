@@ -10,12 +10,7 @@ final class WriteTransactionTests: XCTestCase {
     override func setUp() { dir = Fixtures.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func copy(_ name: String) throws -> String {
-        let path = dir + "/" + (name as NSString).lastPathComponent
-        try FileManager.default.copyItem(atPath: Fixtures.path(name), toPath: path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        return path
-    }
+    func copy(_ name: String) throws -> String { try Fixtures.copy(name, into: dir) }
 
     func testEmptyCommitBumpsTheVersionAndKeepsEveryTable() throws {
         for name in ["realm-core/basic.realm", "realm-core/churn.realm", "realm-core/large.realm", "realm-core/exported.realm"] {

@@ -105,19 +105,6 @@ final class HostileInputTests: XCTestCase {
         String(String(describing: error).prefix { $0 != "(" })
     }
 
-    /// SplitMix64: small, seeded and the same on every platform.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &self) } }
-    }
 
     /// Flips `count` bytes of `bytes` (XOR with a non-zero mask). Half the positions land in
     /// the last four bytes of an 8-byte word, where node headers keep their flags and count

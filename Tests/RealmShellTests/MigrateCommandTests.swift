@@ -10,12 +10,7 @@ final class MigrateCommandTests: XCTestCase {
     override func setUp() { dir = Fixtures.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func copyFixture(_ name: String) throws -> String {
-        let path = dir + "/" + (name as NSString).lastPathComponent
-        try FileManager.default.copyItem(atPath: Fixtures.path(name), toPath: path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        return path
-    }
+    func copyFixture(_ name: String) throws -> String { try Fixtures.copy(name, into: dir) }
 
     func script(_ text: String, name: String = "step.migration") throws -> String {
         let path = dir + "/" + name

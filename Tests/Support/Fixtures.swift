@@ -58,6 +58,14 @@ public enum Fixtures {
         return process.terminationStatus == 0 ? data : nil
     }
 
+    /// A writable copy of a fixture (`copy("realm-core/basic.realm", into: dir)`); returns its path.
+    public static func copy(_ relative: String, into directory: String) throws -> String {
+        let target = directory + "/" + (relative as NSString).lastPathComponent
+        try FileManager.default.copyItem(atPath: path(relative), toPath: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
+        return target
+    }
+
     /// A scratch directory for one test, removed by the caller.
     public static func temporaryDirectory() -> String {
         let dir = NSTemporaryDirectory() + "realmsh-test-" + UUID().uuidString

@@ -7,24 +7,16 @@ struct EncryptCommand: Command {
         name: "encrypt",
         abstract: "Write an encrypted copy of a plain file (AES-256 + HMAC-SHA224 pages, 64-byte key).",
         arguments: [.init("FILE", help: "The plain .realm file.")],
-        options: [
-            .value("output", short: "o", name: "out", help: "The encrypted copy (required)."),
-            .flag("force", help: "Replace OUT if it exists."),
-        ] + KeyOptions.options,
+        options: CopyTarget.options(output: "The encrypted copy (required)."),
         examples: ["realmsh keygen -o app.key && realmsh encrypt --key-file app.key -o app.realm plain.realm"])
 
-    let path: String, output: String, key: KeyOptions, force: Bool
+    let target: CopyTarget
 
-    init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        key = KeyOptions(arguments)
-        force = arguments.flag("force")
-        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT", code: .usage, usageOf: "encrypt") }
-        output = o
-    }
+    init(_ arguments: ParsedArguments) throws(ShellError) { target = try CopyTarget(arguments, command: "encrypt") }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        guard let k = try key.resolve(io) else { throw ShellError("encrypt needs a key: --key-file PATH", code: .usage, usageOf: "encrypt") }
+        let k = try target.requiredKey(io, command: "encrypt")
+        let path = target.path
         let bytes: [UInt8]
         do {
             let image = try ByteImage.mapping(path: path)
@@ -33,8 +25,8 @@ struct EncryptCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        try OutputFile.write(bytes, to: output, force: force)
-        io.printError("\(output): encrypted, \(bytes.count) bytes")
+        try target.write(bytes)
+        io.printError("\(target.output): encrypted, \(bytes.count) bytes")
         return .success
     }
 }
@@ -45,24 +37,16 @@ struct DecryptCommand: Command {
         name: "decrypt",
         abstract: "Write a decrypted copy of an encrypted file (created with mode 0600).",
         arguments: [.init("FILE", help: "The encrypted .realm file.")],
-        options: [
-            .value("output", short: "o", name: "out", help: "The decrypted copy (required)."),
-            .flag("force", help: "Replace OUT if it exists."),
-        ] + KeyOptions.options,
+        options: CopyTarget.options(output: "The decrypted copy (required)."),
         examples: ["realmsh decrypt --key-file app.key -o plain.realm app.realm"])
 
-    let path: String, output: String, key: KeyOptions, force: Bool
+    let target: CopyTarget
 
-    init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        key = KeyOptions(arguments)
-        force = arguments.flag("force")
-        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT", code: .usage, usageOf: "decrypt") }
-        output = o
-    }
+    init(_ arguments: ParsedArguments) throws(ShellError) { target = try CopyTarget(arguments, command: "decrypt") }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        guard let k = try key.resolve(io) else { throw ShellError("decrypt needs a key: --key-file PATH", code: .usage, usageOf: "decrypt") }
+        let k = try target.requiredKey(io, command: "decrypt")
+        let path = target.path
         let bytes: [UInt8]
         do {
             let snapshot = try Snapshot(path: path, key: k)
@@ -70,8 +54,8 @@ struct DecryptCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        try OutputFile.write(bytes, to: output, mode: 0o600, force: force)
-        io.printError("\(output): decrypted, \(bytes.count) bytes")
+        try target.write(bytes, mode: 0o600)
+        io.printError("\(target.output): decrypted, \(bytes.count) bytes")
         return .success
     }
 }
@@ -82,37 +66,31 @@ struct RekeyCommand: Command {
         name: "rekey",
         abstract: "Write a copy encrypted with a new key.",
         arguments: [.init("FILE", help: "The encrypted .realm file.")],
-        options: [
-            .value("output", short: "o", name: "out", help: "The re-encrypted copy (required)."),
-            .value("new-key-file", name: "path", help: "The new key (required)."),
-            .flag("force", help: "Replace OUT if it exists."),
-        ] + KeyOptions.options,
+        options: [.value("new-key-file", name: "path", help: "The new key (required).")]
+            + CopyTarget.options(output: "The re-encrypted copy (required)."),
         examples: ["realmsh rekey --key-file old.key --new-key-file new.key -o app2.realm app.realm"])
 
-    let path: String, output: String, newKeyFile: String, key: KeyOptions, force: Bool
+    let target: CopyTarget
+    let newKeyFile: String
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        key = KeyOptions(arguments)
-        force = arguments.flag("force")
-        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT", code: .usage, usageOf: "rekey") }
+        target = try CopyTarget(arguments, command: "rekey")
         guard let n = arguments.value("new-key-file") else { throw ShellError("missing --new-key-file", code: .usage, usageOf: "rekey") }
-        output = o
         newKeyFile = n
     }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        guard let old = try key.resolve(io) else { throw ShellError("rekey needs the current key: --key-file PATH", code: .usage, usageOf: "rekey") }
+        let old = try target.requiredKey(io, command: "rekey")
         let new = try readKey(newKeyFile)
         let bytes: [UInt8]
         do {
-            let snapshot = try Snapshot(path: path, key: old)
+            let snapshot = try Snapshot(path: target.path, key: old)
             bytes = try EncryptedFile.encrypt(snapshot.image.copy(0, snapshot.image.count), key: new)
         } catch {
-            throw ShellError.reading(path, error)
+            throw ShellError.reading(target.path, error)
         }
-        try OutputFile.write(bytes, to: output, force: force)
-        io.printError("\(output): encrypted with the new key, \(bytes.count) bytes")
+        try target.write(bytes)
+        io.printError("\(target.output): encrypted with the new key, \(bytes.count) bytes")
         return .success
     }
 }

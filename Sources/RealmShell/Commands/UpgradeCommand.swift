@@ -14,24 +14,16 @@ struct UpgradeCommand: Command {
             Encryption is kept (--key-file).
             """,
         arguments: [.init("FILE", help: "The .realm file.")],
-        options: [
-            .value("output", short: "o", name: "out", help: "The upgraded copy (required)."),
-            .flag("force", help: "Replace OUT if it exists."),
-        ] + KeyOptions.options,
+        options: CopyTarget.options(output: "The upgraded copy (required)."),
         examples: ["realmsh upgrade -o app-v24.realm app.realm"])
 
-    let path: String, output: String, key: KeyOptions, force: Bool
+    let target: CopyTarget
 
-    init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        key = KeyOptions(arguments)
-        force = arguments.flag("force")
-        guard let o = arguments.value("output") else { throw ShellError("missing -o OUT (the original is never changed)", code: .usage, usageOf: "upgrade") }
-        output = o
-    }
+    init(_ arguments: ParsedArguments) throws(ShellError) { target = try CopyTarget(arguments, command: "upgrade") }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let k = try key.resolve(io)
+        let path = target.path
+        let k = try target.key.resolve(io)
         var bytes: [UInt8]
         let from: Int
         do {
@@ -42,8 +34,8 @@ struct UpgradeCommand: Command {
         } catch {
             throw WriteSupport.failure(error, path: path)
         }
-        try OutputFile.write(bytes, to: output, force: force)
-        io.printError("\(output): format \(from) → 24, \(bytes.count) bytes")
+        try target.write(bytes)
+        io.printError("\(target.output): format \(from) → 24, \(bytes.count) bytes")
         return .success
     }
 }
