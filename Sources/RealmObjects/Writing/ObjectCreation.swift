@@ -75,13 +75,18 @@ extension RealmWriter {
         for p in c.properties where json[p.name] == nil && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
             throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
         }
+        // Taken out of `models` while it grows (and no copy kept after), so the columns are not
+        // copied for every object.
         var m = try model(position)
+        models[position] = nil
         let key = m.nextObjectKey()
         m.insertObject(key: key, values: m.columns.map(TableModel.defaultValue(for:)))
-        models[position] = m
+        let pkColumn = c.primaryKey.flatMap { m.columnIndex(named: $0) }
+        let row = m.row(of: key)!
+        models[position] = consume m
         modified.insert(position)
-        if let pkValue, let pkName = c.primaryKey, let column = m.columnIndex(named: pkName) {
-            models[position]!.values[column][m.row(of: key)!] = pkValue
+        if let pkValue, let pkColumn {
+            models[position]!.values[pkColumn][row] = pkValue
             primaryKeys[position]?[PrimaryKey(pkValue)!] = key
         }
         for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
