@@ -142,6 +142,19 @@ final class LexerAndParserTests: XCTestCase {
         }
     }
 
+    func testHostileNestingIsRefused() {
+        for text in [String(repeating: "(", count: 100_000) + "1", String(repeating: "-", count: 100_000) + "x",
+                     String(repeating: "!", count: 100_000) + "x", String(repeating: "a ? ", count: 100_000) + "b"] {
+            XCTAssertThrowsError(try ScriptParser.parseExpression(text)) { error in
+                XCTAssertTrue("\(error)".contains("nested more than 200 levels"), "\(error)")
+            }
+        }
+        // Long flat chains are fine: they nest on the left (or are built without recursion).
+        let chain = (0..<10_000).map { "x\($0)" }.joined(separator: " + ")
+        XCTAssertNoThrow(try ScriptParser.parseExpression(chain))
+        XCTAssertNoThrow(try ScriptParser.parseExpression((0..<10_000).map { "x\($0)" }.joined(separator: " ?? ")))
+    }
+
     func testColumnsCountCharactersNotBytes() {
         let error = parseError("version 1 { class Ä { add é: int = ü @ } }")
         XCTAssertEqual(error?.location, SourceLocation(line: 1, column: 38))

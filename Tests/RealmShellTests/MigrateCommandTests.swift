@@ -162,6 +162,46 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertEqual(links.out, "2\n", "Rex (Alice, Charlie) and Rocky (Frank twice)")
     }
 
+    func testCollectionsMixedEmbeddedObjectsAndPrimaryKeys() throws {
+        let out = dir + "/alltypes.realm"
+        let step = try script("""
+            version 10 {
+              class AllTypes {
+                remove embeddedCol                       // its embedded objects lose their owner and go
+                set mixedCol = intCol
+                add tagCount: int = count(stringList)
+                change optIntCol: int = optIntCol ?? -1
+                change indexedString: string? indexed = upper(indexedString)
+                add copiedList: List<string> = stringList
+                add setFromList: Set<int> = intList
+                delete where "intCol == 0"               // its embedded objects go with it
+              }
+              class OptIntPK { change _id: int = _id ?? -7 }
+              class IntPK { add small: int = _id % 1000 }
+              rename class NoPK -> Plain
+            }
+            """)
+        let run = realmsh("migrate", "-o", out, Fixtures.path("realm-core/alltypes.realm"), step)
+        XCTAssertEqual(run.code, 0, run.stderr)
+        assertVerifies(out)
+        let info = try JSONSerialization.jsonObject(with: Data(realmsh("info", "--format", "json", out).stdout)) as! [String: Any]
+        let counts = Dictionary(uniqueKeysWithValues: (info["classes"] as! [[String: Any]]).map { ($0["name"] as! String, $0["objects"] as! Int) })
+        XCTAssertEqual(counts, ["AllTypes": 7, "EmbeddedInner": 0, "EmbeddedObj": 9, "IntPK": 6, "LinkTarget": 8, "OptIntPK": 2,
+                                "OptStringPK": 2, "Plain": 5, "UUIDPK": 4])
+        XCTAssertEqual(realmsh("query", "--format", "count", out, "EmbeddedObj", "@links.@count != 1").out, "0\n", "every embedded object has one owner")
+        XCTAssertEqual(try objects(out, "OptIntPK").map { $0["_id"] as? Int }, [-7, 5])
+        let all = try objects(out, "AllTypes")
+        for object in all {
+            XCTAssertEqual(object["mixedCol"] as? Int, object["intCol"] as? Int)
+            XCTAssertEqual((object["copiedList"] as? [String]), object["stringList"] as? [String])
+            XCTAssertEqual(object["tagCount"] as? Int, (object["stringList"] as? [Any])?.count)
+            XCTAssertEqual(object["setFromList"] as? [Int], Array(Set(object["intList"] as? [Int] ?? [])).sorted())
+            XCTAssertNil(object["embeddedCol"])
+        }
+        let indexed = realmsh("query", "--format", "count", out, "AllTypes", "indexedString == 'HELLO'")
+        XCTAssertEqual(indexed.code, 0, indexed.stderr)
+    }
+
     func testDryRunPrintsThePlanAndWritesNothing() throws {
         let path = try copyFixture("realm-core/schema_v3.realm")
         let before = try bytes(path)

@@ -285,10 +285,10 @@ struct ModelGroup {
 
     /// Rows of the first two values that are equal (in the sense of primary-key lookup).
     static func firstDuplicate(_ values: [Value]) -> (first: Int, second: Int)? {
-        var seen = [PrimaryKeyValue: Int]()
+        var seen = [PrimaryKey: Int]()
         seen.reserveCapacity(values.count)
         for (row, v) in values.enumerated() {
-            guard let k = PrimaryKeyValue(v) else { continue }
+            guard let k = PrimaryKey(v) else { continue }
             if let first = seen.updateValue(row, forKey: k) { return (first, row) }
         }
         return nil
@@ -342,23 +342,6 @@ extension ModelGroup {
             }
         }
         return copy
-    }
-}
-
-/// A primary-key value as a hashable key (int, string, ObjectId, UUID or null, §7.7).
-struct PrimaryKeyValue: Hashable {
-    let kind: UInt8
-    let bytes: [UInt8]
-
-    init?(_ value: Value) {
-        switch value {
-        case .null: (kind, bytes) = (0, [])
-        case let .int(i): (kind, bytes) = (1, withUnsafeBytes(of: i, Array.init))
-        case let .string(s): (kind, bytes) = (2, s)
-        case let .objectId(o): (kind, bytes) = (3, o.bytes)
-        case let .uuid(u): (kind, bytes) = (4, u.bytes)
-        default: return nil
-        }
     }
 }
 

@@ -94,14 +94,7 @@ extension ModelGroup {
                 guard origins.contains(LinkColumn(table: o, column: oc)) || tablesWithChangedObjects.contains(t)
                         || tablesWithChangedObjects.contains(o) else { continue }
                 guard let origin = tables[o], let c = origin.columnIndex(key: oc) else { continue }
-                var incoming = [Int64: [Value]]()
-                let plain = origin.columns[c].type == .link
-                for row in 0..<origin.objectCount {
-                    for k in LinkRepair.links(in: origin.values[c][row], to: target.key, plainLinks: plain) {
-                        incoming[k, default: []].append(.link(origin.objectKeys[row]))
-                    }
-                }
-                let rebuilt = target.objectKeys.map { Value.list(incoming[$0] ?? []) }
+                let rebuilt = LinkRepair.backlinks(of: target, from: origin, column: c)
                 if rebuilt != tables[t]!.values[b] {
                     tables[t]!.values[b] = rebuilt
                     modified.insert(t)

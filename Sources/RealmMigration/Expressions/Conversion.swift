@@ -202,8 +202,13 @@ enum Conversion {
             case let .int(i): return .success(.timestamp(Timestamp(seconds: i, nanoseconds: 0)))
             case let .double(d):
                 guard d.isFinite, abs(d) < 9e18 else { return fail() }
-                let s = d.rounded(.towardZero)
-                return .success(.timestamp(Timestamp(seconds: Int64(s), nanoseconds: Int32(((d - s) * 1e9).rounded()))))
+                var seconds = Int64(d.rounded(.towardZero))
+                var nanoseconds = Int64(((d - Double(seconds)) * 1e9).rounded())
+                if abs(nanoseconds) >= 1_000_000_000 {           // 0.9999999999 rounds up to a whole second
+                    seconds += nanoseconds.signum()
+                    nanoseconds = 0
+                }
+                return .success(.timestamp(Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))))
             case let .string(s):
                 let t = trimmed(String(decoding: s, as: UTF8.self))
                 if let date = ValueParsing.date(t) ?? ValueParsing.date(t + "T00:00:00Z") { return .success(.timestamp(date)) }

@@ -42,6 +42,8 @@ struct Lexer {
     private var i = 0
     private var line = 1
     private var lineStart = 0
+    /// The last location computed on this line, so columns are counted once per line.
+    private var mark = (offset: 0, column: 1)
 
     init(_ text: String) { bytes = Array(text.utf8) }
 
@@ -55,14 +57,16 @@ struct Lexer {
         }
     }
 
-    /// The location of byte offset `offset` on the current line.
-    private func location(_ offset: Int) -> SourceLocation {
-        var column = 1
-        var j = lineStart
+    /// The location of byte offset `offset` on the current line (offsets only move forward).
+    private mutating func location(_ offset: Int) -> SourceLocation {
+        if mark.offset < lineStart || mark.offset > offset { mark = (lineStart, 1) }
+        var column = mark.column
+        var j = mark.offset
         while j < offset {
             if bytes[j] & 0xC0 != 0x80 { column += 1 }
             j += 1
         }
+        mark = (offset, column)
         return SourceLocation(line: line, column: column)
     }
 

@@ -5,6 +5,9 @@ import RealmFormat
 public struct ScriptParser {
     private var tokens: [Token]
     private var i = 0
+    /// Nesting of the expression being parsed, bounded so no script can exhaust the stack.
+    private var depth = 0
+    static let maxDepth = 200
 
     public static func parse(_ text: String) throws(ScriptError) -> Script {
         var p = ScriptParser(tokens: try Lexer.tokens(text))
@@ -291,6 +294,9 @@ public struct ScriptParser {
     // MARK: expressions
 
     mutating func expression() throws(ScriptError) -> Expression {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw ScriptError("expression nested more than \(Self.maxDepth) levels deep", at: peek.location) }
         let condition = try coalescing()
         guard peek.isSymbol("?") else { return condition }
         let at = advance().location
@@ -301,10 +307,16 @@ public struct ScriptParser {
     }
 
     private mutating func coalescing() throws(ScriptError) -> Expression {
-        let left = try binary(level: 0)
-        guard peek.isSymbol("??") else { return left }
-        let at = advance().location
-        return .binary(.coalesce, left, try coalescing(), at)
+        var operands = [try binary(level: 0)]
+        var locations = [SourceLocation]()
+        while peek.isSymbol("??") {
+            locations.append(advance().location)
+            operands.append(try binary(level: 0))
+        }
+        // Right-associative: a ?? (b ?? c).
+        var result = operands.removeLast()
+        while let left = operands.popLast() { result = .binary(.coalesce, left, result, locations.removeLast()) }
+        return result
     }
 
     private static let levels: [[String]] = [["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"]]
@@ -325,6 +337,9 @@ public struct ScriptParser {
     }
 
     private mutating func unary() throws(ScriptError) -> Expression {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else { throw ScriptError("expression nested more than \(Self.maxDepth) levels deep", at: peek.location) }
         if peek.isSymbol("-") {
             let at = advance().location
             if case let .integer(text) = peek.kind {

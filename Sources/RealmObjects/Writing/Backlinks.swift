@@ -19,14 +19,7 @@ extension RealmWriter {
                 guard modified.contains(target) || modified.contains(originPosition) else { continue }
                 let origin = try model(originPosition)
                 guard let c = origin.columnIndex(key: originColumn) else { continue }
-                var incoming = [Int64: [Value]]()
-                let linkColumn = origin.columns[c].type == .link
-                for row in 0..<origin.objectCount {
-                    for k in Self.links(in: origin.values[c][row], to: u.key, plainLinks: linkColumn) {
-                        incoming[k, default: []].append(.link(origin.objectKeys[row]))
-                    }
-                }
-                let rebuilt = u.objectKeys.map { Value.list(incoming[$0] ?? []) }
+                let rebuilt = LinkRepair.backlinks(of: u, from: origin, column: c)
                 if rebuilt != boxes[target]!.model.values[b] {
                     boxes[target]!.model.values[b] = rebuilt
                     modified.insert(target)

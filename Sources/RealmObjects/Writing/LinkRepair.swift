@@ -34,6 +34,19 @@ public enum LinkRepair {
         RealmWriter.links(in: value, to: table, plainLinks: plainLinks)
     }
 
+    /// The backlink column of `target` fed by column `c` of `origin` (§10.6): for each target
+    /// object, one entry per link occurrence, origins in key order.
+    public static func backlinks(of target: TableModel, from origin: TableModel, column c: Int) -> [Value] {
+        var incoming = [Int64: [Value]]()
+        let plain = origin.columns[c].type == .link
+        for row in 0..<origin.objectCount {
+            for k in links(in: origin.values[c][row], to: target.key, plainLinks: plain) {
+                incoming[k, default: []].append(.link(origin.objectKeys[row]))
+            }
+        }
+        return target.objectKeys.map { Value.list(incoming[$0] ?? []) }
+    }
+
     /// Every ObjKey a link value holds, whatever its table.
     public static func linkedKeys(_ value: Value) -> [Int64] { RealmObjects.linkedKeys(value) }
 }

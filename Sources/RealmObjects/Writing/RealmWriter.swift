@@ -97,11 +97,11 @@ final class TableBox {
 }
 
 /// A primary-key value that can be looked up (§7.7: int, string, ObjectId, UUID, or null).
-struct PrimaryKey: Hashable {
+public struct PrimaryKey: Hashable, Sendable {
     let bytes: [UInt8]
     let kind: UInt8
 
-    init?(_ value: Value) {
+    public init?(_ value: Value) {
         switch value {
         case .null: (kind, bytes) = (0, [])
         case let .int(i): (kind, bytes) = (1, withUnsafeBytes(of: i, Array.init))

@@ -51,8 +51,10 @@ struct MigrateCommand: Command {
         let script: Script
         do { script = try ScriptParser.parse(text) } catch { throw ShellError("\(scriptPath):\(error)", code: .dataError) }
         let encryptionKey = try key.resolve(io)
-        // In place: hold the session lock from reading to replacing, as compaction does (§15.3).
-        let lock = output == nil && !dryRun ? try SessionLock(realmPath: path) : nil
+        // In place (also `-o FILE` naming the input): hold the session lock from reading to
+        // replacing, as compaction does (§15.3).
+        let inPlace = output == nil || output == path
+        let lock = inPlace && !dryRun ? try SessionLock(realmPath: path) : nil
         defer { lock?.release() }
         let snapshot: Snapshot
         do { snapshot = try Snapshot(path: path, key: encryptionKey) } catch { throw ShellError.reading(path, error) }
@@ -93,7 +95,7 @@ struct MigrateCommand: Command {
             throw ShellError.from(error, path: path)
         }
         let destination = output ?? path
-        try OutputFile.write(bytes, to: destination, force: force, replacing: output == nil)
+        try OutputFile.write(bytes, to: destination, force: force, replacing: inPlace)
         let from = result.fromVersion.map(String.init) ?? "none"
         io.printError("\(destination): schema version \(from) → \(result.toVersion.map(String.init) ?? from), \(bytes.count) bytes")
         return .success
