@@ -99,29 +99,30 @@ public enum TableEncoder {
             leaf.setChild(0, MutableNode(integers: keys, unsigned: true))
         }
         for (c, column) in model.columns.enumerated() {
-            let values = Array(model.values[c][rows])
-            let node: MutableNode
-            if column.isBacklink {
-                node = LeafEncoder.encodeBacklinks(values.map { v in
-                    if case let .list(links) = v { return links.compactMap { if case let .link(k) = $0 { return k } else { return nil } } }
-                    return []
-                })
-            } else if let kind = column.collection {
-                let cells = values.map { cell -> Value in
-                    switch cell {
-                    case let .list(elements) where kind == .set: return .list(LeafEncoder.setOrder(elements, type: column.type))
-                    case let .dictionary(entries): return .dictionary(LeafEncoder.dictionaryOrder(entries))
-                    default: return cell
-                    }
-                }
-                node = try LeafEncoder.encodeCollectionColumn(cells, type: column.type, nullable: column.isNullable, kind: kind,
-                                                              dictionaryKeyType: Int(column.specType >> 16))
-            } else {
-                node = try LeafEncoder.encode(values, type: column.type, nullable: column.isNullable, context: .cluster)
-            }
-            leaf.setChild(1 + column.key.leafIndex, node)
+            leaf.setChild(1 + column.key.leafIndex, try encodeColumn(Array(model.values[c][rows]), column: column))
         }
         return leaf
     }
-}
 
+    /// One column array of a cluster leaf (§9, §10): scalars, a ref per collection, backlinks.
+    public static func encodeColumn(_ values: [Value], column: TableModel.ColumnModel) throws(FormatError) -> MutableNode {
+        if column.isBacklink {
+            return LeafEncoder.encodeBacklinks(values.map { v in
+                if case let .list(links) = v { return links.compactMap { if case let .link(k) = $0 { return k } else { return nil } } }
+                return []
+            })
+        }
+        if let kind = column.collection {
+            let cells = values.map { cell -> Value in
+                switch cell {
+                case let .list(elements) where kind == .set: return .list(LeafEncoder.setOrder(elements, type: column.type))
+                case let .dictionary(entries): return .dictionary(LeafEncoder.dictionaryOrder(entries))
+                default: return cell
+                }
+            }
+            return try LeafEncoder.encodeCollectionColumn(cells, type: column.type, nullable: column.isNullable, kind: kind,
+                                                          dictionaryKeyType: Int(column.specType >> 16))
+        }
+        return try LeafEncoder.encode(values, type: column.type, nullable: column.isNullable, context: .cluster)
+    }
+}

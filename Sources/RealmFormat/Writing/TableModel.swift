@@ -142,19 +142,9 @@ extension Snapshot {
         guard table.tombstonesRef == nil else {
             throw .cannotWrite(reason: "table '\(table.name)' holds unresolved-link tombstones (a synced Realm)")
         }
-        let columns = table.columns.map { c in
-            TableModel.ColumnModel(name: c.name, type: c.type, attributes: c.attributes, key: c.key,
-                                   specType: 0, specAttributes: 0, targetTable: c.targetTable,
-                                   oppositeColumn: c.oppositeColumn, isIndexed: c.searchIndexRef != nil)
-        }
-        var model = TableModel(name: table.name, key: table.key, kind: table.kind, columns: columns,
+        var model = TableModel(name: table.name, key: table.key, kind: table.kind, columns: try columnModels(table),
                                primaryKey: table.primaryKey, sequenceNumber: table.sequenceNumber,
                                columnKeySequence: table.columnKeySequence, contentVersion: table.contentVersion)
-        let raw = try specArrays(table)
-        for i in 0..<model.columns.count {
-            model.columns[i].specType = raw.types[i]
-            model.columns[i].specAttributes = raw.attributes[i]
-        }
         guard let root = table.clusterRef else { return model }
         try ClusterTree(snapshot: self, rootRef: root).forEachLeaf { leaf throws(FormatError) in
             for r in 0..<leaf.count { model.objectKeys.append(leaf.objectKey(r)) }
@@ -162,16 +152,7 @@ extension Snapshot {
                 guard let ref = leaf.columnRef(column.leafIndex) else {
                     throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': no data for column \(c)")
                 }
-                let values: [Value]
-                if column.isBacklink {
-                    values = try decodeBacklinks(ref).map { .list($0.map(Value.link)) }
-                } else if column.collection != nil {
-                    let refs = try node(ref)
-                    values = try (0..<refs.count).map { i throws(FormatError) in try decodeCollection(refs.ref(i), column: column) }
-                } else {
-                    values = try decodeLeaf(ref, type: column.type, nullable: column.isNullable, context: .cluster,
-                                            enumValues: table.enumValuesRef(for: column))
-                }
+                let values = try decodeColumn(ref, column: column, of: table)
                 guard values.count == leaf.count else {
                     throw .corrupt(offset: ref, reason: "table '\(table.name)': column \(c) holds \(values.count) values for \(leaf.count) objects")
                 }
@@ -179,6 +160,31 @@ extension Snapshot {
             }
         }
         return model
+    }
+
+    /// The writer's view of a table's columns, raw Spec entries included (§7.5).
+    public func columnModels(_ table: Table) throws(FormatError) -> [TableModel.ColumnModel] {
+        let raw = try specArrays(table)
+        guard raw.types.count >= table.columns.count, raw.attributes.count >= table.columns.count else {
+            throw .corrupt(offset: table.ref, reason: "table '\(table.name)': Spec arrays shorter than its \(table.columns.count) columns")
+        }
+        return table.columns.enumerated().map { i, c in
+            TableModel.ColumnModel(name: c.name, type: c.type, attributes: c.attributes, key: c.key,
+                                   specType: raw.types[i], specAttributes: raw.attributes[i], targetTable: c.targetTable,
+                                   oppositeColumn: c.oppositeColumn, isIndexed: c.searchIndexRef != nil)
+        }
+    }
+
+    /// One column array of a cluster leaf, decoded: backlinks as `.list` of `.link` (§10.6),
+    /// a collection per object (§10), or the scalars (§9).
+    public func decodeColumn(_ ref: Int, column: Column, of table: Table) throws(FormatError) -> [Value] {
+        if column.isBacklink { return try decodeBacklinks(ref).map { .list($0.map(Value.link)) } }
+        if column.collection != nil {
+            let refs = try node(ref)
+            return try (0..<refs.count).map { i throws(FormatError) in try decodeCollection(refs.ref(i), column: column) }
+        }
+        return try decodeLeaf(ref, type: column.type, nullable: column.isNullable, context: .cluster,
+                              enumValues: table.enumValuesRef(for: column))
     }
 
     /// The Spec's raw types and attributes arrays (§7.5).

@@ -107,6 +107,12 @@ public final class WriteTransaction {
         }
     }
 
+    /// Releases one committed node, not its children (they stay in the tree or are released
+    /// on their own).
+    public func releaseNode(ref: Int) throws(FormatError) {
+        release(ref, try snapshot.node(ref).header.byteSize)
+    }
+
     private func release(_ position: Int, _ length: Int) {
         // A node is referenced from one place only (§3.4): releasing it twice would be a bug.
         guard freedPositions.insert(position).inserted else { return }

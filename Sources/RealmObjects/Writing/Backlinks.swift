@@ -1,30 +1,61 @@
 import RealmFormat
 
 extension RealmWriter {
-    /// Rebuilds the backlink columns (realm-format.md §10.6) that a changed table touches: one
-    /// entry per link occurrence, for every (origin table, origin column) pair, in the target.
-    func refreshBacklinks() throws(FormatError) {
-        // Targets of changed origins must be loaded to be rebuilt.
-        for position in modified {
-            guard let m = boxes[position]?.model else { continue }
-            for column in m.columns where column.type == .link && !column.isBacklink {
-                if let t = column.targetTable { _ = try model(try self.position(of: t)) }
+    /// Keeps the targets' backlink columns (realm-format.md §10.6, §13.10) in step with a
+    /// change of a link-bearing cell of `origin`: one backlink entry per link occurrence, in
+    /// the target's backlink column for (origin table, origin column). Removing an entry moves
+    /// the last one into its place, as Realm does.
+    func linksChanged(in origin: TableEditor, column c: Int, key: Int64, from old: Value, to new: Value) throws(FormatError) {
+        let column = origin.columns[c]
+        guard !column.isBacklink, column.type == .link || column.type == .mixed || column.type == .typedLink else { return }
+        let plainTarget = column.type == .link ? column.targetTable : nil
+        var removed = Self.linkOccurrences(in: old, plainTarget: plainTarget)
+        var added = Self.linkOccurrences(in: new, plainTarget: plainTarget)
+        // Occurrences on both sides stay as they are.
+        var i = 0
+        while i < removed.count {
+            if let j = added.firstIndex(where: { $0 == removed[i] }) {
+                added.remove(at: j)
+                removed.remove(at: i)
+            } else {
+                i += 1
             }
         }
-        for target in boxes.keys.sorted() {
-            let u = boxes[target]!.model
-            for (b, column) in u.columns.enumerated() where column.isBacklink {
-                guard let originKey = column.targetTable, let originColumn = column.oppositeColumn else { continue }
-                let originPosition = try position(of: originKey)
-                guard modified.contains(target) || modified.contains(originPosition) else { continue }
-                let origin = try model(originPosition)
-                guard let c = origin.columnIndex(key: originColumn) else { continue }
-                let rebuilt = LinkRepair.backlinks(of: u, from: origin, column: c)
-                if rebuilt != boxes[target]!.model.values[b] {
-                    boxes[target]!.model.values[b] = rebuilt
-                    modified.insert(target)
-                }
-            }
+        for (table, target) in removed { try changeBacklink(of: target, in: table, origin: origin, column: column, originKey: key, add: false) }
+        for (table, target) in added { try changeBacklink(of: target, in: table, origin: origin, column: column, originKey: key, add: true) }
+    }
+
+    private func changeBacklink(of target: Int64, in tableKey: TableKey, origin: TableEditor, column: TableModel.ColumnModel,
+                                originKey: Int64, add: Bool) throws(FormatError) {
+        let editor = try editor(for: tableKey)
+        guard let b = editor.columns.firstIndex(where: { $0.isBacklink && $0.targetTable == origin.key && $0.oppositeColumn == column.key }) else {
+            throw .cannotWrite(reason: "table '\(editor.name)' has no backlink column for \(origin.name).\(column.name) (links stored in a Mixed value need one)")
+        }
+        guard editor.contains(target) else {
+            if add { throw .cannotWrite(reason: "\(origin.name).\(column.name) links to a missing \(editor.name) object \(target)") }
+            return
+        }
+        guard case var .list(entries) = try editor.value(target, column: b) else {
+            throw .corrupt(offset: 0, reason: "table '\(editor.name)': backlink cell of object \(target) is not a list")
+        }
+        if add {
+            entries.append(.link(originKey))
+        } else if let i = entries.firstIndex(of: .link(originKey)) {
+            entries[i] = entries[entries.count - 1]
+            entries.removeLast()
+        }
+        try editor.set(target, column: b, .list(entries))
+    }
+
+    /// Every (table, ObjKey) a link-bearing value points at, once per occurrence; bare links
+    /// point into `plainTarget`. Unresolved links (negative keys) have no backlinks.
+    static func linkOccurrences(in value: Value, plainTarget: TableKey?) -> [(TableKey, Int64)] {
+        switch value {
+        case let .link(k): return plainTarget.map { k >= 0 ? [($0, k)] : [] } ?? []
+        case let .typedLink(t, k): return k >= 0 ? [(t, k)] : []
+        case let .list(elements): return elements.flatMap { linkOccurrences(in: $0, plainTarget: plainTarget) }
+        case let .dictionary(entries): return entries.flatMap { linkOccurrences(in: $0.value, plainTarget: plainTarget) }
+        default: return []
         }
     }
 

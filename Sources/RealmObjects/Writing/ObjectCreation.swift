@@ -45,21 +45,22 @@ extension RealmWriter {
         for (name, _) in members where name != "_key" && name != "_class" && c.property(named: name) == nil {
             throw unknownProperty(name, c, index: index)
         }
-        let position = c.table.position
+        let editor = try self.editor(c.table.position)
         var existing: Int64?
         var pkValue: Value?
         if let pkName = c.primaryKey, let pk = c.property(named: pkName) {
             guard let given = json[pkName] else {
                 throw InputError(objectIndex: index, className: c.name, property: pkName, "the primary key is missing")
             }
-            pkValue = try coerce(pk, of: c, given, index: index)
-            guard let lookup = PrimaryKey(pkValue!) else {
+            let value = try coerce(pk, of: c, given, index: index)
+            guard PrimaryKey(value) != nil else {
                 throw InputError(objectIndex: index, className: c.name, property: pkName, "is not a valid primary key value")
             }
-            existing = try objectKey(primaryKey: lookup, in: position)
+            pkValue = value
+            existing = try editor.objectKey(primaryKey: value)
             if existing != nil && policy == .insert {
                 throw InputError(objectIndex: index, className: c.name, property: pkName,
-                                 "an object with primary key \(describe(pkValue!)) already exists (use upsert to update it)")
+                                 "an object with primary key \(describe(value)) already exists (use upsert to update it)")
             }
         }
         if let key = existing {
@@ -73,33 +74,36 @@ extension RealmWriter {
         for p in c.properties where json[p.name] == nil && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
             throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
         }
-        // Changed in place in its box: a copy of the model would copy every column per object.
-        let defaults = try model(position).columns.map(TableModel.defaultValue(for:))
-        let key = boxes[position]!.model.nextObjectKey()
-        boxes[position]!.model.insertObject(key: key, values: defaults)
-        modified.insert(position)
-        if let pkValue, let pkName = c.primaryKey, let column = boxes[position]!.model.columnIndex(named: pkName),
-           let row = boxes[position]!.model.row(of: key) {
-            boxes[position]!.model.values[column][row] = pkValue
-            primaryKeys[position]?[PrimaryKey(pkValue)!] = key
-        }
+        // Values without side effects go into the new row at once (one insert, each index
+        // entry made once); links may create other objects, so they are set afterwards.
+        var row = editor.columns.map(TableModel.defaultValue(for:))
+        var links: [(Property, JSONValue)] = []
+        if let pkValue, let pk = editor.primaryKeyColumn { row[pk] = pkValue }
         for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
-            try set(c.property(named: name)!, of: c, key: key, value, policy: policy, index: index, depth: depth)
+            let p = c.property(named: name)!
+            if p.type == "object" {
+                links.append((p, value))
+            } else if let column = editor.columnIndex(key: p.column.key) {
+                row[column] = try coerce(p, of: c, value, index: index)
+            }
         }
+        let key = editor.nextObjectKey()
+        try editor.insert(key: key, values: row)
+        for (p, value) in links { try set(p, of: c, key: key, value, policy: policy, index: index, depth: depth) }
         summary.inserted += depth == 0 || !c.isEmbedded ? 1 : 0
         return key
     }
 
-    /// Writes one property of an existing row.
+    /// Writes one property of an existing object; backlinks follow its links, and an
+    /// embedded object whose owning link is replaced is deleted (object-store.md §5).
     func set(_ p: Property, of c: ObjectClass, key: Int64, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws {
-        let position = c.table.position
         let value = try propertyValue(p, of: c, json, policy: policy, index: index, depth: depth)
-        let box = try self.box(position)
-        guard let column = box.model.columnIndex(key: p.column.key), let row = box.model.row(of: key) else { return }
-        let old = box.model.values[column][row]
-        box.model.values[column][row] = value
-        modified.insert(position)
-        // An embedded object whose owning link is replaced is deleted with it (object-store.md §5).
+        let editor = try self.editor(c.table.position)
+        guard let column = editor.columnIndex(key: p.column.key), editor.contains(key) else { return }
+        let old = try editor.value(key, column: column)
+        guard old != value else { return }
+        try editor.set(key, column: column, value)
+        try linksChanged(in: editor, column: column, key: key, from: old, to: value)
         if p.type == "object", let target = p.column.targetTable, let targetClass = file.objectClass(for: target), targetClass.isEmbedded {
             let kept = Set(linkedKeys(value))
             let dropped = linkedKeys(old).filter { !kept.contains($0) }
@@ -183,7 +187,7 @@ extension RealmWriter {
         }
         if case let .object(members) = json {
             if members.count == 1, members[0].0 == "$key", case let .number(text) = members[0].1, let k = Int64(text) {
-                guard try model(target.table.position).row(of: k) != nil else { throw mismatch(p, c, index, "no \(target.name) object has key \(k)") }
+                guard try editor(target.table.position).contains(k) else { throw mismatch(p, c, index, "no \(target.name) object has key \(k)") }
                 return k
             }
             return try writeObject(target, json, policy: policy, index: index, depth: depth)
@@ -192,7 +196,7 @@ extension RealmWriter {
             throw mismatch(p, c, index, "\(target.name) has no primary key: link with {\"$key\": N} or a nested object")
         }
         let value = try coerce(pk, of: target, json, index: index)
-        guard let lookup = PrimaryKey(value), let key = try objectKey(primaryKey: lookup, in: target.table.position) else {
+        guard PrimaryKey(value) != nil, let key = try objectKey(primaryKey: value, in: target.table.position) else {
             throw mismatch(p, c, index, "no \(target.name) object has primary key \(describe(value))")
         }
         return key

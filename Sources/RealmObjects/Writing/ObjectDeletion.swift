@@ -1,70 +1,59 @@
 import RealmFormat
 
 extension RealmWriter {
-    /// Deletes objects as Realm does (object-store.md §6): every link to them is repaired
-    /// (to-one links and dictionary values nulled, list and set entries removed, Mixed values
-    /// nulled or removed), embedded objects they own are deleted with them, and their values
-    /// leave every index (indexes are rebuilt with the table). Keys that do not exist are skipped.
+    /// Deletes objects as Realm does (object-store.md §6, realm-format.md §13.10): every link
+    /// to them is repaired through their backlinks (to-one links and dictionary values nulled,
+    /// list and set entries removed, Mixed values nulled or removed), the backlinks their own
+    /// links made are removed, their index entries go, and embedded objects they own are
+    /// deleted with them. Keys that do not exist are skipped.
     public func delete(className: String, keys: [Int64], countAsDeleted: Bool = true) throws {
         guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
-        let position = c.table.position
-        let m = try model(position)
-        let doomed = Set(keys.filter { m.row(of: $0) != nil })
+        let editor = try self.editor(c.table.position)
+        var seen = Set<Int64>()
+        let doomed = keys.filter { editor.contains($0) && seen.insert($0).inserted }
         guard !doomed.isEmpty else { return }
 
         // Embedded objects owned through strong links go too, after their owner.
         var cascades: [(String, [Int64])] = []
         for p in c.properties where p.type == "object" {
             guard let t = p.column.targetTable, let target = file.objectClass(for: t), target.isEmbedded,
-                  let column = m.columnIndex(key: p.column.key) else { continue }
-            let owned = m.objectKeys.indices.filter { doomed.contains(m.objectKeys[$0]) }.flatMap { linkedKeys(m.values[column][$0]) }
+                  let column = editor.columnIndex(key: p.column.key) else { continue }
+            var owned: [Int64] = []
+            for key in doomed { owned += linkedKeys(try editor.value(key, column: column)) }
             if !owned.isEmpty { cascades.append((target.name, owned)) }
         }
 
-        // Repair every origin that can link here: link columns naming this table, and the
-        // Mixed / typed-link columns this table already has backlink columns for.
-        var origins: [(Int, ColumnKey)] = []
-        for t in file.snapshot.tables {
-            for column in t.columns where column.type == .link && column.targetTable == c.table.key {
-                origins.append((t.position, column.key))
-            }
+        let backlinkColumns = editor.columns.indices.filter { editor.columns[$0].isBacklink }
+        let linkColumns = editor.columns.indices.filter {
+            let column = editor.columns[$0]
+            return !column.isBacklink && (column.type == .link || column.type == .mixed || column.type == .typedLink)
         }
-        for b in c.table.backlinkColumns {
-            guard let o = b.targetTable, let oc = b.oppositeColumn, let ot = file.snapshot.table(key: o),
-                  let column = ot.column(key: oc), column.type != .link else { continue }
-            origins.append((ot.position, oc))
-        }
-        for (originPosition, columnKey) in origins {
-            var origin = try model(originPosition)
-            guard let column = origin.columnIndex(key: columnKey) else { continue }
-            var changed = false
-            for row in 0..<origin.objectCount {
-                let before = origin.values[column][row]
-                let after = removingLinks(to: c.table.key, keys: doomed, in: before, columnType: origin.columns[column].type)
-                if after != before {
-                    origin.values[column][row] = after
-                    changed = true
+        for key in doomed {
+            // Origins that link here, found through this object's backlinks.
+            for b in backlinkColumns {
+                let column = editor.columns[b]
+                guard let originTable = column.targetTable, let originColumn = column.oppositeColumn,
+                      editor.contains(key), case let .list(entries) = try editor.value(key, column: b) else { continue }
+                let origin = try self.editor(for: originTable)
+                guard let oc = origin.columnIndex(key: originColumn) else { continue }
+                var repaired = Set<Int64>()
+                for case let .link(originKey) in entries where repaired.insert(originKey).inserted && origin.contains(originKey) {
+                    let before = try origin.value(originKey, column: oc)
+                    let after = LinkRepair.removingLinks(to: editor.key, keys: [key], in: before, columnType: origin.columns[oc].type)
+                    guard after != before else { continue }
+                    try origin.set(originKey, column: oc, after)
+                    try linksChanged(in: origin, column: oc, key: originKey, from: before, to: after)
                 }
             }
-            if changed {
-                boxes[originPosition]!.model = origin
-                modified.insert(originPosition)
+            // The backlinks this object's own links made.
+            for l in linkColumns {
+                let value = try editor.value(key, column: l)
+                let empty = TableModel.defaultValue(for: editor.columns[l])
+                if value != empty { try linksChanged(in: editor, column: l, key: key, from: value, to: empty) }
             }
+            try editor.remove(key)
         }
-
-        var table = try model(position)
-        let keep = table.objectKeys.indices.filter { !doomed.contains(table.objectKeys[$0]) }
-        table.objectKeys = keep.map { table.objectKeys[$0] }
-        for col in 0..<table.columns.count { table.values[col] = keep.map { table.values[col][$0] } }
-        boxes[position]!.model = table
-        modified.insert(position)
-        primaryKeys[position] = nil
         if countAsDeleted { summary.deleted += doomed.count }
         for (name, owned) in cascades { try delete(className: name, keys: owned, countAsDeleted: false) }
-    }
-
-    /// `value` with links to `keys` of `table` repaired per object-store.md §6.
-    func removingLinks(to table: TableKey, keys: Set<Int64>, in value: Value, columnType: ColumnType) -> Value {
-        LinkRepair.removingLinks(to: table, keys: keys, in: value, columnType: columnType)
     }
 }

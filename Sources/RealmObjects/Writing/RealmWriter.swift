@@ -3,9 +3,10 @@ import RealmFormat
 /// One write transaction at the object-store level (object-store.md §4–§7): create, upsert,
 /// update and delete objects with Realm's rules — strict types, unique primary keys, links
 /// resolved by identity, embedded objects owned by exactly one parent and deleted with it,
-/// links to deleted objects nullified, backlinks kept exact. Tables are loaded into
-/// `TableModel`s when first touched; `commit()` writes each changed table as a new subtree in
-/// one copy-on-write commit. Nothing reaches the file unless every change succeeded.
+/// links to deleted objects repaired, backlinks kept exact (realm-format.md §13.10). Each
+/// table gets a `TableEditor` when first touched, which changes only the leaves, columns and
+/// index entries the changes reach; `commit()` writes them in one copy-on-write commit.
+/// Nothing reaches the file unless every change succeeded.
 public final class RealmWriter {
     public enum Policy: Sendable { case insert, upsert }
 
@@ -18,11 +19,7 @@ public final class RealmWriter {
     let transaction: WriteTransaction
     /// The schema as committed (class names, properties).
     public let file: RealmFile
-    /// Loaded tables, boxed so that changes happen in place (a `TableModel` copy would copy
-    /// every column array).
-    var boxes: [Int: TableBox] = [:]
-    var modified: Set<Int> = []
-    var primaryKeys: [Int: [PrimaryKey: Int64]] = [:]
+    var editors: [Int: TableEditor] = [:]
     public internal(set) var summary = Summary()
 
     public init(path: String) throws(FormatError) {
@@ -36,64 +33,39 @@ public final class RealmWriter {
 
     // MARK: tables
 
-    func model(_ position: Int) throws(FormatError) -> TableModel { try box(position).model }
-
-    func box(_ position: Int) throws(FormatError) -> TableBox {
-        if let b = boxes[position] { return b }
+    func editor(_ position: Int) throws(FormatError) -> TableEditor {
+        if let e = editors[position] { return e }
         guard let table = file.snapshot.tables.first(where: { $0.position == position }) else {
             throw .corrupt(offset: 0, reason: "no table at position \(position)")
         }
-        let b = TableBox(try file.snapshot.tableModel(table))
-        boxes[position] = b
-        return b
+        let e = try TableEditor(transaction: transaction, table: table)
+        editors[position] = e
+        return e
     }
 
-    func position(of key: TableKey) throws(FormatError) -> Int {
+    func editor(for key: TableKey) throws(FormatError) -> TableEditor {
         guard let t = file.snapshot.table(key: key) else { throw .corrupt(offset: 0, reason: "link to a missing table \(key.value)") }
-        return t.position
+        return try editor(t.position)
     }
 
     /// The object with primary key `value` in the table, if any.
-    func objectKey(primaryKey value: PrimaryKey, in position: Int) throws(FormatError) -> Int64? {
-        if primaryKeys[position] == nil {
-            let m = try model(position)
-            var map = [PrimaryKey: Int64]()
-            if let pk = m.primaryKey, let c = m.columnIndex(key: pk) {
-                for (row, v) in m.values[c].enumerated() {
-                    if let k = PrimaryKey(v) { map[k] = m.objectKeys[row] }
-                }
-            }
-            primaryKeys[position] = map
-        }
-        return primaryKeys[position]?[value]
+    func objectKey(primaryKey value: Value, in position: Int) throws(FormatError) -> Int64? {
+        try editor(position).objectKey(primaryKey: value)
     }
 
     // MARK: commit
 
-    /// Writes every changed table (backlinks recomputed) and commits (realm-format.md §13.5).
-    /// A transaction that changed nothing ends without touching the file.
+    /// Writes every changed table and commits (realm-format.md §13.5). A transaction that
+    /// changed nothing ends without touching the file.
     public func commit() throws(FormatError) {
-        guard !modified.isEmpty else {
+        let changed = editors.values.filter(\.isModified).sorted { $0.position < $1.position }
+        guard !changed.isEmpty else {
             transaction.rollback()
             return
         }
-        try refreshBacklinks()
-        let tables = try transaction.child(transaction.top, 1)
-        guard let tables else { throw .corrupt(offset: 0, reason: "no tables array") }
-        for position in modified.sorted() {
-            guard var m = boxes[position]?.model else { continue }
-            m.contentVersion += 1
-            let old = tables.integers[position]
-            if old != 0 && old & 1 == 0 { try transaction.releaseSubtree(ref: Int(old)) }
-            tables.setChild(position, try TableEncoder.encode(m))
-        }
+        for editor in changed { try editor.finish() }
         try transaction.commit()
     }
-}
-
-final class TableBox {
-    var model: TableModel
-    init(_ model: TableModel) { self.model = model }
 }
 
 /// A primary-key value that can be looked up (§7.7: int, string, ObjectId, UUID, or null).

@@ -1,0 +1,75 @@
+/// One cluster leaf (realm-format.md §8.1) as a write transaction sees it: its absolute keys,
+/// and the column arrays that were read or changed, decoded. Columns nobody touched stay on
+/// disk and are written back by ref; an untouched leaf is not rewritten at all.
+final class ClusterLeafEdit {
+    /// The committed leaf array, nil for a leaf made by this transaction.
+    let originalRef: Int?
+    /// The committed leaf's slots (slot 0: keys ref or T(count); 1 + leaf index: column refs).
+    let originalSlots: [Int64]
+    /// Key offset of the leaf: every key is ≥ `base`, every key of the next leaf is above
+    /// this leaf's keys, and the keys are stored relative to it (§8.2).
+    var base: Int64
+    /// Absolute ObjKeys, ascending.
+    var keys: [Int64]
+    /// Decoded column arrays by spec index, nil while still on disk only.
+    var cells: [[Value]?]
+    /// Columns whose array must be written again.
+    var dirty: [Bool]
+    /// The keys changed (objects added or removed, or a new base): the leaf array is rewritten.
+    var keysChanged: Bool
+
+    var count: Int { keys.count }
+    var isChanged: Bool { originalRef == nil || keysChanged || dirty.contains(true) }
+
+    /// A committed leaf.
+    init(ref: Int, slots: [Int64], base: Int64, keys: [Int64], columnCount: Int) {
+        originalRef = ref
+        originalSlots = slots
+        self.base = base
+        self.keys = keys
+        cells = [[Value]?](repeating: nil, count: columnCount)
+        dirty = [Bool](repeating: false, count: columnCount)
+        keysChanged = false
+    }
+
+    /// A new, empty leaf with every column decoded (empty).
+    init(base: Int64, columnCount: Int) {
+        originalRef = nil
+        originalSlots = []
+        self.base = base
+        keys = []
+        cells = [[Value]?](repeating: [], count: columnCount)
+        dirty = [Bool](repeating: true, count: columnCount)
+        keysChanged = true
+    }
+
+    /// Row of `key`, nil when absent.
+    func row(of key: Int64) -> Int? {
+        let i = lowerBound(key)
+        return i < keys.count && keys[i] == key ? i : nil
+    }
+
+    /// First row whose key is ≥ `key`.
+    func lowerBound(_ key: Int64) -> Int {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The committed ref of the column array with `leafIndex`, nil when absent.
+    func originalColumnRef(_ leafIndex: Int) -> Int? {
+        let slot = 1 + leafIndex
+        guard slot < originalSlots.count else { return nil }
+        let v = originalSlots[slot]
+        return v != 0 && v & 1 == 0 ? Int(v) : nil
+    }
+
+    /// The committed keys array (general form), nil in the compact form.
+    var originalKeysRef: Int? {
+        guard let v = originalSlots.first, v != 0, v & 1 == 0 else { return nil }
+        return Int(v)
+    }
+}

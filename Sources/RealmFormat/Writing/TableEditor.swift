@@ -1,0 +1,431 @@
+/// Changes one table inside a write transaction, touching only what the changes reach
+/// (realm-format.md §8, §12, §13.10): the cluster leaves of changed objects, and in them only
+/// the changed columns; the search indexes of changed indexed columns, entry by entry. At
+/// `finish()` changed leaves are encoded again, the inner cluster nodes are rebuilt over the
+/// leaves (a few hundred small arrays for a million objects), and every replaced committed
+/// node is released. Untouched leaves and columns keep their refs: an update of one property
+/// of a few objects writes a few column arrays, not the table.
+///
+/// Object-level rules (links, backlinks, embedded objects) belong to the caller; this type
+/// keeps the table's own invariants: keys unique and ascending, ≤ 256 objects per leaf,
+/// indexes equal to the column values, the key sequence (§8.5).
+public final class TableEditor {
+    public let table: Table
+    /// Spec order: public columns, then backlink columns.
+    public let columns: [TableModel.ColumnModel]
+    public private(set) var objectCount: Int
+    /// Whether anything was changed (the table is then written by `finish()`).
+    public private(set) var isModified = false
+
+    public var key: TableKey { table.key }
+    public var name: String { table.name }
+    public var position: Int { table.position }
+    /// Spec index of the primary-key column.
+    public let primaryKeyColumn: Int?
+
+    static let leafCapacity = 256
+    /// Realm merges a leaf below 128 objects with its right sibling when both fit in 192 (§8.3).
+    static let mergeBelow = 128, mergedAtMost = 192
+
+    private let transaction: WriteTransaction
+    private var snapshot: Snapshot { transaction.snapshot }
+    private let top: MutableNode
+    private var leaves: [ClusterLeafEdit]
+    /// Committed leaves that left the tree (emptied or merged away).
+    private var droppedLeaves: [ClusterLeafEdit] = []
+    private var sequenceNumber: UInt64
+    /// Spec indexes of columns with a general search index (the primary key's included).
+    private let indexedColumns: Set<Int>
+    /// Index roots being edited, by spec index.
+    private var indexRoots: [Int: MutableNode] = [:]
+    /// Objects made in this transaction, by primary key (the committed index knows the rest).
+    private var createdPrimaryKeys: [PrimaryKeyValue: Int64] = [:]
+    /// Committed objects removed in this transaction.
+    private var removedKeys: Set<Int64> = []
+
+    public init(transaction: WriteTransaction, table: Table) throws(FormatError) {
+        guard table.tombstonesRef == nil else {
+            throw .cannotWrite(reason: "table '\(table.name)' holds unresolved-link tombstones (a synced Realm)")
+        }
+        self.transaction = transaction
+        self.table = table
+        columns = try transaction.snapshot.columnModels(table)
+        primaryKeyColumn = table.primaryKey.flatMap { pk in table.columns.firstIndex { $0.key == pk } }
+        sequenceNumber = table.sequenceNumber
+        var indexed = Set<Int>()
+        for (i, c) in table.columns.enumerated() where c.hasSearchIndex || i == primaryKeyColumn { indexed.insert(i) }
+        indexedColumns = indexed
+        guard let tables = try transaction.child(transaction.top, 1),
+              let top = try transaction.child(tables, table.position), top.hasRefs, top.count >= 12 else {
+            throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no table top array")
+        }
+        self.top = top
+        leaves = []
+        objectCount = 0
+        if let root = table.clusterRef {
+            try ClusterTree(snapshot: transaction.snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
+                var keys = [Int64]()
+                keys.reserveCapacity(leaf.count)
+                for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) }
+                for i in keys.indices.dropFirst() where keys[i] <= keys[i - 1] {
+                    throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster keys are not ascending")
+                }
+                if let last = leaves.last?.keys.last, let first = keys.first, first <= last {
+                    throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster leaves overlap")
+                }
+                leaves.append(ClusterLeafEdit(ref: leaf.node.ref, slots: leaf.node.ints(),
+                                              base: Int64(bitPattern: leaf.baseKey), keys: keys, columnCount: table.columns.count))
+                objectCount += keys.count
+            }
+        }
+        if leaves.isEmpty { leaves.append(ClusterLeafEdit(base: 0, columnCount: columns.count)) }
+    }
+
+    // MARK: reading
+
+    public func contains(_ key: Int64) -> Bool { locate(key) != nil }
+
+    /// Every ObjKey, ascending.
+    public var objectKeys: [Int64] { leaves.flatMap(\.keys) }
+
+    /// The current value of column `c` (spec index) of object `key`.
+    public func value(_ key: Int64, column c: Int) throws(FormatError) -> Value {
+        snapshot.resetWorkBudget()
+        guard let (leaf, row) = locate(key) else { throw missing(key) }
+        return try cells(leaf, c)[row]
+    }
+
+    /// Calls `body` with every object's key and value in column `c`, in key order.
+    public func forEachValue(column c: Int, _ body: (Int64, Value) throws -> Void) throws {
+        for leaf in leaves {
+            snapshot.resetWorkBudget()
+            let values = try cells(leaf, c)
+            for (row, key) in leaf.keys.enumerated() { try body(key, values[row]) }
+        }
+    }
+
+    public func columnIndex(key: ColumnKey) -> Int? { columns.firstIndex { $0.key == key } }
+    public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name && !$0.isBacklink } }
+
+    /// The object whose primary key is `value`, if any (§12: through the committed index,
+    /// plus the objects made in this transaction).
+    public func objectKey(primaryKey value: Value) throws(FormatError) -> Int64? {
+        guard let pk = primaryKeyColumn else { return nil }
+        let lookup = PrimaryKeyValue(value)
+        if let lookup, let key = createdPrimaryKeys[lookup] { return contains(key) ? key : nil }
+        guard let rootRef = table.columns[pk].searchIndexRef else {
+            throw .corrupt(offset: table.ref, reason: "table '\(table.name)': the primary key has no search index")
+        }
+        guard let data = IndexKey.bytes(of: value, columnType: columns[pk].type) else { return nil }
+        snapshot.resetWorkBudget()
+        for key in try SearchIndexReader(snapshot: snapshot, rootRef: rootRef).candidates(data) where contains(key) {
+            if ValueOrder.compare(try self.value(key, column: pk), value) == 0 { return key }
+        }
+        return nil
+    }
+
+    // MARK: changing
+
+    /// The key the next new object gets (§8.5): the sequence number for primary-key tables,
+    /// its squeezed form otherwise; keys in use are skipped and the counter never goes back.
+    public func nextObjectKey() -> Int64 {
+        while true {
+            let s = sequenceNumber
+            sequenceNumber += 1
+            let key = primaryKeyColumn != nil ? Int64(s) : Int64((s & 0xFF) | ((s & 0xFFFF_FF00) << 8))
+            if !contains(key) { return key }
+        }
+    }
+
+    /// Adds object `key` (not present yet) with one value per column, and indexes it.
+    public func insert(key: Int64, values: [Value]) throws(FormatError) {
+        snapshot.resetWorkBudget()
+        guard values.count == columns.count else {
+            throw .cannotWrite(reason: "table '\(table.name)': \(values.count) values for \(columns.count) columns")
+        }
+        guard !contains(key) else { throw .cannotWrite(reason: "table '\(table.name)': object \(key) exists already") }
+        var l = leafIndex(for: key)
+        var leaf = leaves[l]
+        try decodeAll(leaf)
+        var row = leaf.lowerBound(key)
+        if leaf.count >= Self.leafCapacity {
+            // A full leaf: an object past its end starts a new leaf (so appends fill leaves);
+            // otherwise the objects after it move to a new leaf (§8.3).
+            let sibling = ClusterLeafEdit(base: row == leaf.count ? key : leaf.keys[row], columnCount: columns.count)
+            if row < leaf.count {
+                sibling.keys = Array(leaf.keys[row...])
+                leaf.keys.removeSubrange(row...)
+                for c in columns.indices {
+                    sibling.cells[c] = Array(leaf.cells[c]![row...])
+                    leaf.cells[c]!.removeSubrange(row...)
+                    leaf.dirty[c] = true
+                }
+                leaf.keysChanged = true
+            } else {
+                leaf = sibling
+                row = 0
+            }
+            leaves.insert(sibling, at: l + 1)
+            if leaf === sibling { l += 1 }
+        }
+        leaf.keys.insert(key, at: row)
+        for c in columns.indices {
+            leaf.cells[c]!.insert(values[c], at: row)
+            leaf.dirty[c] = true
+        }
+        leaf.keysChanged = true
+        objectCount += 1
+        isModified = true
+        for c in indexedColumns.sorted() { try indexInsert(values[c], key: key, column: c) }
+        if let pk = primaryKeyColumn, let lookup = PrimaryKeyValue(values[pk]) { createdPrimaryKeys[lookup] = key }
+    }
+
+    /// Sets column `c` of object `key`; indexes follow (only when the value changes, §13.10).
+    public func set(_ key: Int64, column c: Int, _ value: Value) throws(FormatError) {
+        snapshot.resetWorkBudget()
+        guard let (leaf, row) = locate(key) else { throw missing(key) }
+        let old = try cells(leaf, c)[row]
+        if indexedColumns.contains(c) {
+            guard old != value else { return }
+            try indexErase(old, key: key, column: c)
+            try indexInsert(value, key: key, column: c)
+        }
+        try checkWritable(leaf, c)
+        leaf.cells[c]![row] = value
+        leaf.dirty[c] = true
+        isModified = true
+    }
+
+    /// Removes object `key`: from its indexes (while its values are known), then its row.
+    public func remove(_ key: Int64) throws(FormatError) {
+        snapshot.resetWorkBudget()
+        guard let (leaf, row) = locate(key) else { throw missing(key) }
+        try decodeAll(leaf)
+        for c in indexedColumns.sorted() { try indexErase(leaf.cells[c]![row], key: key, column: c) }
+        leaf.keys.remove(at: row)
+        for c in columns.indices {
+            leaf.cells[c]!.remove(at: row)
+            leaf.dirty[c] = true
+        }
+        leaf.keysChanged = true
+        objectCount -= 1
+        isModified = true
+        removedKeys.insert(key)
+        if leaf.keys.isEmpty && leaves.count > 1, let l = leaves.firstIndex(where: { $0 === leaf }) {
+            leaves.remove(at: l)
+            if leaf.originalRef != nil { droppedLeaves.append(leaf) }
+        }
+    }
+
+    // MARK: finishing
+
+    /// Writes the changes into the transaction's tree: changed leaves, new inner nodes, index
+    /// roots, the key sequence and content version (§13.10); releases what they replace.
+    public func finish() throws(FormatError) {
+        snapshot.resetWorkBudget()
+        guard isModified else { return }
+        try mergeSmallLeaves()
+        // The first leaf has offset 0 (§8.2): re-base it when an earlier leaf went away.
+        if leaves[0].base != 0 {
+            leaves[0].base = 0
+            leaves[0].keysChanged = true
+        }
+        var level: [(base: Int64, slot: Slot, size: Int)] = []
+        for leaf in leaves { level.append((leaf.base, try encode(leaf), leaf.count)) }
+        for leaf in droppedLeaves { if let ref = leaf.originalRef { try transaction.releaseSubtree(ref: ref) } }
+        if let root = table.clusterRef { try releaseInnerNodes(root) }
+        var depth: Int64 = 1
+        while level.count > 1 {
+            var parents: [(base: Int64, slot: Slot, size: Int)] = []
+            for start in stride(from: 0, to: level.count, by: Self.leafCapacity) {
+                let group = level[start..<min(start + Self.leafCapacity, level.count)]
+                let base = group.first!.base
+                let size = group.reduce(0) { $0 + $1.size }
+                let inner = MutableNode(integers: [0, depth << 1 | 1, Int64(size) << 1 | 1], hasRefs: true, isInner: true)
+                inner.setChild(0, MutableNode(integers: group.map { $0.base - base }, unsigned: true))
+                for (j, child) in group.enumerated() { put(child.slot, in: inner, at: 3 + j) }
+                parents.append((base, .node(inner), size))
+            }
+            level = parents
+            depth += 1
+        }
+        put(level[0].slot, in: top, at: 2)
+        if !indexRoots.isEmpty {
+            guard let indexes = try transaction.child(top, 4) else {
+                throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no search index list")
+            }
+            for (c, root) in indexRoots { indexes.setChild(columns[c].key.leafIndex, root) }
+        }
+        top.setTagged(6, Int64(table.contentVersion + 1))
+        top.setTagged(9, Int64(sequenceNumber))
+    }
+
+    /// A child slot: an untouched committed node by ref, or a node to write.
+    private enum Slot {
+        case ref(Int)
+        case node(MutableNode)
+    }
+
+    private func put(_ slot: Slot, in parent: MutableNode, at i: Int) {
+        switch slot {
+        case let .ref(r):
+            parent.setChild(i, nil)
+            parent[i] = Int64(r)
+        case let .node(n):
+            parent.setChild(i, n)
+        }
+    }
+
+    private func encode(_ leaf: ClusterLeafEdit) throws(FormatError) -> Slot {
+        if let ref = leaf.originalRef, !leaf.isChanged { return .ref(ref) }
+        let width = (columns.map { $0.key.leafIndex }.max() ?? -1) + 2
+        let node = MutableNode(integers: [Int64](repeating: 0, count: max(width, leaf.originalSlots.count)), hasRefs: true)
+        let relative = leaf.keys.map { $0 - leaf.base }
+        if relative.enumerated().allSatisfy({ Int64($0.offset) == $0.element }) {
+            node.setTagged(0, Int64(relative.count))
+        } else {
+            node.setChild(0, MutableNode(integers: relative, unsigned: true))
+        }
+        if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
+        for (c, column) in columns.enumerated() {
+            let slot = 1 + column.key.leafIndex
+            let original = leaf.originalColumnRef(column.key.leafIndex)
+            if leaf.dirty[c] || original == nil {
+                node.setChild(slot, try TableEncoder.encodeColumn(try cells(leaf, c), column: column))
+                if let original { try transaction.releaseSubtree(ref: original) }
+            } else if let original {
+                node[slot] = Int64(original)
+            }
+        }
+        if let ref = leaf.originalRef { try transaction.releaseNode(ref: ref) }
+        return .node(node)
+    }
+
+    /// Realm's merge rule (§8.3), applied to leaves that lost objects.
+    private func mergeSmallLeaves() throws(FormatError) {
+        var l = 0
+        while l + 1 < leaves.count {
+            let leaf = leaves[l], next = leaves[l + 1]
+            if leaf.keysChanged && leaf.count < Self.mergeBelow && leaf.count + next.count < Self.mergedAtMost {
+                try decodeAll(leaf)
+                try decodeAll(next)
+                leaf.keys += next.keys
+                for c in columns.indices {
+                    leaf.cells[c]! += next.cells[c]!
+                    leaf.dirty[c] = true
+                }
+                leaves.remove(at: l + 1)
+                if next.originalRef != nil { droppedLeaves.append(next) }
+                continue
+            }
+            l += 1
+        }
+    }
+
+    /// Releases the committed inner cluster nodes and their offset arrays (leaves are
+    /// released one by one, as they are replaced).
+    private func releaseInnerNodes(_ ref: Int) throws(FormatError) {
+        let node = try snapshot.node(ref)
+        guard node.isInner else { return }
+        try transaction.releaseNode(ref: ref)
+        if let offsets = node.ref(0) { try transaction.releaseNode(ref: offsets) }
+        for j in 3..<max(node.count, 3) {
+            if let child = node.ref(j) { try releaseInnerNodes(child) }
+        }
+    }
+
+    // MARK: leaves
+
+    /// The leaf whose key range holds `key`: the last one with base ≤ key (§8.4).
+    private func leafIndex(for key: Int64) -> Int {
+        var lo = 0, hi = leaves.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if leaves[mid].base <= key { lo = mid + 1 } else { hi = mid }
+        }
+        return max(lo - 1, 0)
+    }
+
+    private func locate(_ key: Int64) -> (ClusterLeafEdit, Int)? {
+        let leaf = leaves[leafIndex(for: key)]
+        return leaf.row(of: key).map { (leaf, $0) }
+    }
+
+    private func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> [Value] {
+        if let values = leaf.cells[c] { return values }
+        let column = table.columns[c]
+        guard let ref = leaf.originalColumnRef(column.leafIndex) else {
+            throw .corrupt(offset: leaf.originalRef ?? 0, reason: "table '\(table.name)': no data for column \(c)")
+        }
+        let values = try snapshot.decodeColumn(ref, column: column, of: table)
+        guard values.count == leaf.count else {
+            throw .corrupt(offset: ref, reason: "table '\(table.name)': column \(c) holds \(values.count) values for \(leaf.count) objects")
+        }
+        leaf.cells[c] = values
+        return values
+    }
+
+    private func decodeAll(_ leaf: ClusterLeafEdit) throws(FormatError) {
+        for c in columns.indices {
+            _ = try cells(leaf, c)
+            try checkWritable(leaf, c)
+        }
+    }
+
+    private func checkWritable(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) {
+        let column = table.columns[c]
+        if column.attributes.contains(.fullText) {
+            throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' has a full-text index, which realmsh does not maintain")
+        }
+        if table.enumValuesRef(for: column) != nil {
+            throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is an enumerated string column (compact the file with Realm first)")
+        }
+    }
+
+    // MARK: indexes
+
+    private func indexRoot(_ c: Int) throws(FormatError) -> MutableNode {
+        if let root = indexRoots[c] { return root }
+        guard let indexes = try transaction.child(top, 4),
+              let root = try transaction.child(indexes, columns[c].key.leafIndex) else {
+            throw .corrupt(offset: table.ref, reason: "table '\(table.name)': column '\(columns[c].name)' has no search index")
+        }
+        indexRoots[c] = root
+        return root
+    }
+
+    private func indexWriter(_ c: Int) -> SearchIndexWriter {
+        SearchIndexWriter(columnType: columns[c].type, nodes: transaction) { [unowned self] k throws(FormatError) in
+            try self.value(k, column: c)
+        }
+    }
+
+    private func indexInsert(_ value: Value, key: Int64, column c: Int) throws(FormatError) {
+        indexRoots[c] = try indexWriter(c).insert(value, objKey: key, into: try indexRoot(c))
+    }
+
+    private func indexErase(_ value: Value, key: Int64, column c: Int) throws(FormatError) {
+        indexRoots[c] = try indexWriter(c).erase(value, objKey: key, from: try indexRoot(c))
+    }
+
+    private func missing(_ key: Int64) -> FormatError {
+        .cannotWrite(reason: "table '\(table.name)' has no object with key \(key)")
+    }
+}
+
+/// A primary-key value that can be hashed (§7.7: int, string, ObjectId, UUID, or null).
+struct PrimaryKeyValue: Hashable {
+    let kind: UInt8
+    let bytes: [UInt8]
+
+    init?(_ value: Value) {
+        switch value {
+        case .null: (kind, bytes) = (0, [])
+        case let .int(i): (kind, bytes) = (1, withUnsafeBytes(of: i, Array.init))
+        case let .string(s): (kind, bytes) = (2, s)
+        case let .objectId(o): (kind, bytes) = (3, o.bytes)
+        case let .uuid(u): (kind, bytes) = (4, u.bytes)
+        default: return nil
+        }
+    }
+}
