@@ -134,6 +134,14 @@ final class VerificationRun {
         checkFreeLists(top)
         checkTiling()
         checkTables(top)
+        if !outOfBudget && !snapshot.tables.isEmpty {
+            snapshot.resetWorkBudget()
+            do {
+                for p in try BacklinkVerifier.verify(snapshot) { problem(p.offset, p.message) }
+            } catch {
+                record(error, at: 0, "links and backlinks")
+            }
+        }
     }
 
     // MARK: - Top array (§5)

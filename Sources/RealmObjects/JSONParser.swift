@@ -66,6 +66,39 @@ public enum JSONParser {
         return value
     }
 
+    /// Parses `bytes` and hands over the elements of a top-level array one at a time (or the
+    /// top-level value when it is not an array), so that a large import never exists as one
+    /// tree in memory. A syntax error is thrown as a `JSONError`, even after elements were
+    /// handed over; `body`'s errors pass through.
+    public static func forEachElement(_ bytes: [UInt8], _ body: (JSONValue) throws -> Void) throws {
+        var reader = Reader(bytes: bytes)
+        reader.skipSpace()
+        if reader.current == UInt8(ascii: "[") {
+            reader.position += 1
+            reader.skipSpace()
+            if reader.current == UInt8(ascii: "]") {
+                reader.position += 1
+            } else {
+                while true {
+                    reader.skipSpace()
+                    try body(try reader.value(depth: 1))
+                    reader.skipSpace()
+                    if reader.current == UInt8(ascii: ",") {
+                        reader.position += 1
+                        continue
+                    }
+                    guard reader.current == UInt8(ascii: "]") else { throw reader.error("expected ',' or ']'") }
+                    reader.position += 1
+                    break
+                }
+            }
+        } else {
+            try body(try reader.value(depth: 0))
+        }
+        reader.skipSpace()
+        guard reader.position == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+    }
+
     static func quote(_ s: [UInt8]) -> String {
         var out: [UInt8] = [0x22]
         let hex = Array("0123456789abcdef".utf8)

@@ -19,13 +19,14 @@ enum WriteSupport {
     }
 
     /// JSON from a file, or standard input for `-`.
+    /// The bytes of a JSON input: a file, or standard input for `-`.
+    static func readBytes(_ source: String) throws(ShellError) -> [UInt8] {
+        if source == "-" { return Platform.readStandardInput() }
+        do { return try Platform.readFile(source) } catch { throw ShellError.reading(source, error) }
+    }
+
     static func readJSON(_ source: String) throws(ShellError) -> JSONValue {
-        let bytes: [UInt8]
-        if source == "-" {
-            bytes = Platform.readStandardInput()
-        } else {
-            do { bytes = try Platform.readFile(source) } catch { throw ShellError.reading(source, error) }
-        }
+        let bytes = try readBytes(source)
         do { return try JSONParser.parse(bytes) } catch {
             throw ShellError("\(source): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError)
         }

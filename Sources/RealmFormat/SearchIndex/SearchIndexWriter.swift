@@ -68,18 +68,17 @@ public struct SearchIndexWriter {
     private func insert(_ op: Operation, into node: MutableNode, offset: Int) throws(FormatError) -> Change {
         let key = Int64(IndexKey.key(op.data, offset: offset))
         let keysNode = try keys(node)
-        var keys = keysNode.integers
+        let keyCount = keysNode.count
         if node.isInner {
-            guard !keys.isEmpty else { throw corrupt(node, "inner node has no children") }
-            let i = min(lowerBound(keys, key), keys.count - 1)
+            guard keyCount > 0 else { throw corrupt(node, "inner node has no children") }
+            let i = min(lowerBound(keysNode, key), keyCount - 1)
             let target = try child(node, i + 1)
             let newChild: MutableNode
             let at: Int
             var leftChanged = false
             switch try insert(op, into: target, offset: offset) {
             case .none:
-                keys[i] = try lastKey(target)
-                setKeys(keysNode, keys)
+                setKey(keysNode, i, try lastKey(target))
                 return .none
             case let .before(n):
                 newChild = n
@@ -88,14 +87,13 @@ public struct SearchIndexWriter {
                 newChild = n
                 at = i + 1
             case let .split(left, right):
-                keys[i] = try lastKey(left)
+                setKey(keysNode, i, try lastKey(left))
                 newChild = right
                 at = i + 1
                 leftChanged = true
             }
-            if keys.count < maxNodeSize {
-                keys.insert(try lastKey(newChild), at: at)
-                setKeys(keysNode, keys)
+            if keyCount < maxNodeSize {
+                insertKey(keysNode, try lastKey(newChild), at: at)
                 node.insertChild(newChild, at: at + 1)
                 return .none
             }
@@ -103,25 +101,20 @@ public struct SearchIndexWriter {
             let sibling = Self.makeNode(inner: true)
             try appendEntry(to: sibling, key: try lastKey(newChild), child: newChild)
             if at == 0 { return .before(sibling) }
-            if at == keys.count {
-                setKeys(keysNode, keys)
-                return leftChanged ? .split(node, sibling) : .after(sibling)
-            }
-            try move(from: node, keys: &keys, position: at, to: sibling)
-            setKeys(keysNode, keys)
+            if at == keyCount { return leftChanged ? .split(node, sibling) : .after(sibling) }
+            try move(from: node, keysNode: keysNode, position: at, to: sibling)
             return .split(node, sibling)
         }
-        if try insertInLeaf(op, into: node, key: key, offset: offset, mayGrow: keys.count < maxNodeSize) {
+        if try insertInLeaf(op, into: node, key: key, offset: offset, mayGrow: keyCount < maxNodeSize) {
             return .none
         }
         // A full leaf without the key: the key goes to a new leaf, with every key after it.
         let sibling = Self.makeNode(inner: false)
         _ = try insertInLeaf(op, into: sibling, key: key, offset: offset, mayGrow: true)
-        let i = lowerBound(keys, key)
+        let i = lowerBound(keysNode, key)
         if i == 0 { return .before(sibling) }
-        if i == keys.count { return .after(sibling) }
-        try move(from: node, keys: &keys, position: i, to: sibling)
-        setKeys(keysNode, keys)
+        if i == keysNode.count { return .after(sibling) }
+        try move(from: node, keysNode: keysNode, position: i, to: sibling)
         return .split(node, sibling)
     }
 
@@ -130,12 +123,10 @@ public struct SearchIndexWriter {
     private func insertInLeaf(_ op: Operation, into node: MutableNode, key: Int64, offset: Int,
                               mayGrow: Bool) throws(FormatError) -> Bool {
         let keysNode = try keys(node)
-        var keys = keysNode.integers
-        let i = lowerBound(keys, key)
-        if i == keys.count || keys[i] != key {
+        let i = lowerBound(keysNode, key)
+        if i == keysNode.count || keysNode[i] != key {
             guard mayGrow else { return false }
-            keys.insert(key, at: i)
-            setKeys(keysNode, keys)
+            insertKey(keysNode, key, at: i)
             node.insert(Self.tagged(op.objKey), at: i + 1)
             return true
         }
@@ -245,35 +236,31 @@ public struct SearchIndexWriter {
     private func erase(_ op: Operation, from node: MutableNode, offset: Int) throws(FormatError) {
         let key = Int64(IndexKey.key(op.data, offset: offset))
         let keysNode = try keys(node)
-        var keys = keysNode.integers
-        let i = lowerBound(keys, key)
-        guard i < keys.count else { throw notFound(node, op) }
+        let i = lowerBound(keysNode, key)
+        guard i < keysNode.count else { throw notFound(node, op) }
         let slot = i + 1
         if node.isInner {
             let target = try child(node, slot)
             try erase(op, from: target, offset: offset)
             if target.count == 1 {
-                keys.remove(at: i)
+                removeKey(keysNode, at: i)
                 node.remove(at: slot)
                 try nodes.releaseSubtree(target)
             } else {
-                keys[i] = try lastKey(target)
+                setKey(keysNode, i, try lastKey(target))
             }
-            setKeys(keysNode, keys)
             return
         }
-        guard keys[i] == key else { throw notFound(node, op) }
+        guard keysNode[i] == key else { throw notFound(node, op) }
         switch try entry(node, slot) {
         case let .single(objKey):
             guard objKey == op.objKey else { throw notFound(node, op) }
-            keys.remove(at: i)
-            setKeys(keysNode, keys)
+            removeKey(keysNode, at: i)
             node.remove(at: slot)
         case let .child(target) where target.context:
             try erase(op, from: target, offset: offset + 4)
             if target.count == 1 {                    // emptied sub-indexes go; others stay
-                keys.remove(at: i)
-                setKeys(keysNode, keys)
+                removeKey(keysNode, at: i)
                 node.remove(at: slot)
                 try nodes.releaseSubtree(target)
             }
@@ -290,8 +277,7 @@ public struct SearchIndexWriter {
             }
             try list.remove(at: at)
             if try list.count == 0 {
-                keys.remove(at: i)
-                setKeys(keysNode, keys)
+                removeKey(keysNode, at: i)
                 node.remove(at: slot)
                 try nodes.releaseSubtree(list.root)
             } else if list.root !== target {
@@ -338,19 +324,33 @@ public struct SearchIndexWriter {
         return keys
     }
 
-    private func setKeys(_ keysNode: MutableNode, _ keys: [Int64]) {
-        keysNode.integers = keys
+    // Keys arrays change in place (no copy of up to 1000 keys per operation); Realm creates
+    // them 32 bits wide (§12.1), and a changed one is written at least that wide.
+
+    private func setKey(_ keysNode: MutableNode, _ i: Int, _ key: Int64) {
+        guard keysNode[i] != key else { return }
+        keysNode[i] = key
+        keysNode.minimumWidth = 32
+    }
+
+    private func insertKey(_ keysNode: MutableNode, _ key: Int64, at i: Int) {
+        keysNode.insert(key, at: i)
+        keysNode.minimumWidth = 32
+    }
+
+    private func removeKey(_ keysNode: MutableNode, at i: Int) {
+        keysNode.remove(at: i)
         keysNode.minimumWidth = 32
     }
 
     private func lastKey(_ node: MutableNode) throws(FormatError) -> Int64 {
-        guard let last = try keys(node).integers.last else { throw corrupt(node, "node is empty") }
-        return last
+        let keysNode = try keys(node)
+        guard keysNode.count > 0 else { throw corrupt(node, "node is empty") }
+        return keysNode[keysNode.count - 1]
     }
 
     private func appendEntry(to node: MutableNode, key: Int64, child: MutableNode) throws(FormatError) {
-        let keysNode = try keys(node)
-        setKeys(keysNode, keysNode.integers + [key])
+        insertKey(try keys(node), key, at: try keys(node).count)
         node.append(0)
         node.setChild(node.count - 1, child)
     }
@@ -362,10 +362,12 @@ public struct SearchIndexWriter {
 
     /// Moves the entries from key `position` on to the end of `sibling`, loading children
     /// first so that a new node never holds refs into the committed file.
-    private func move(from node: MutableNode, keys: inout [Int64], position: Int,
+    private func move(from node: MutableNode, keysNode: MutableNode, position: Int,
                       to sibling: MutableNode) throws(FormatError) {
         let siblingKeys = try self.keys(sibling)
-        setKeys(siblingKeys, siblingKeys.integers + keys[position...])
+        let moved = Array(keysNode.integers[position...])
+        siblingKeys.withIntegers { $0 += moved }
+        siblingKeys.minimumWidth = 32
         for slot in (position + 1)..<node.count {
             switch try entry(node, slot) {
             case let .single(objKey):
@@ -375,17 +377,20 @@ public struct SearchIndexWriter {
                 sibling.setChild(sibling.count - 1, c)
             }
         }
-        for slot in stride(from: node.count - 1, through: position + 1, by: -1) { node.remove(at: slot) }
-        keys.removeSubrange(position...)
+        node.removeSuffix(from: position + 1)
+        keysNode.removeSuffix(from: position)
+        keysNode.minimumWidth = 32
     }
 
-    private func lowerBound(_ keys: [Int64], _ key: Int64) -> Int {
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+    private func lowerBound(_ keysNode: MutableNode, _ key: Int64) -> Int {
+        keysNode.integers.withUnsafeBufferPointer { keys in
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
         }
-        return lo
     }
 
     // MARK: values

@@ -26,8 +26,9 @@ public final class MutableNode {
     public var storage: Storage { didSet { dirty = true } }
     /// At least this width when encoded (Realm creates search-index keys with width 32).
     public var minimumWidth = 0
-    /// Loaded or new children of a has-refs node, by slot.
-    public private(set) var children: [Int: MutableNode] = [:]
+    /// Loaded or new children of a has-refs node, by slot (shorter than `count` when the
+    /// last slots have none).
+    private var children: [MutableNode?] = []
     /// Changed since loaded (or new): must be written by the commit.
     public private(set) var dirty: Bool
 
@@ -96,73 +97,87 @@ public final class MutableNode {
         }
     }
 
+    /// Changes the integer elements in place. The array is taken out of `storage` first, so
+    /// the change does not copy it (a node of 1000 keys changes once per index insert).
+    @discardableResult
+    public func withIntegers<R, E: Error>(_ body: (inout [Int64]) throws(E) -> R) throws(E) -> R? {
+        guard case .integers(var v, let unsigned) = storage else { return nil }
+        storage = .blob([])
+        defer { storage = .integers(v, unsigned: unsigned) }
+        return try body(&v)
+    }
+
     public subscript(i: Int) -> Int64 {
-        get { integers[i] }
+        get {
+            if case let .integers(v, _) = storage { return v[i] }
+            return 0
+        }
         set {
-            guard case .integers(var v, let unsigned) = storage else { return }
-            v[i] = newValue
-            storage = .integers(v, unsigned: unsigned)
-            children[i] = nil
+            withIntegers { v in v[i] = newValue }
+            if i < children.count { children[i] = nil }
         }
     }
 
     /// Slot `i` as a tagged integer (§3.4).
     public func tagged(_ i: Int) -> Int64? {
-        guard i < count, children[i] == nil else { return nil }
-        let v = integers[i]
+        guard i < count, loadedChild(i) == nil else { return nil }
+        let v = self[i]
         return v & 1 == 1 ? Int64(bitPattern: UInt64(bitPattern: v) >> 1) : nil
     }
 
     public func setTagged(_ i: Int, _ value: Int64) { self[i] = value << 1 | 1 }
 
     public func append(_ value: Int64) {
-        guard case .integers(var v, let unsigned) = storage else { return }
-        v.append(value)
-        storage = .integers(v, unsigned: unsigned)
+        withIntegers { v in v.append(value) }
     }
 
     /// Inserts a plain value at `i`, shifting later slots and their children.
     public func insert(_ value: Int64, at i: Int) {
-        guard case .integers(var v, let unsigned) = storage else { return }
-        v.insert(value, at: i)
-        storage = .integers(v, unsigned: unsigned)
-        children = Dictionary(uniqueKeysWithValues: children.map { ($0.key >= i ? $0.key + 1 : $0.key, $0.value) })
+        withIntegers { v in v.insert(value, at: i) }
+        if i < children.count { children.insert(nil, at: i) }
     }
 
     /// Removes slot `i` (the caller releases a child it held).
     public func remove(at i: Int) {
-        guard case .integers(var v, let unsigned) = storage else { return }
-        v.remove(at: i)
-        storage = .integers(v, unsigned: unsigned)
-        children[i] = nil
-        children = Dictionary(uniqueKeysWithValues: children.map { ($0.key > i ? $0.key - 1 : $0.key, $0.value) })
+        withIntegers { v in v.remove(at: i) }
+        if i < children.count { children.remove(at: i) }
+    }
+
+    /// Removes slots `i...` (the caller releases children they held).
+    public func removeSuffix(from i: Int) {
+        withIntegers { v in v.removeSubrange(i...) }
+        if i < children.count { children.removeSubrange(i...) }
     }
 
     // MARK: children
 
     /// The child in slot `i` if it was loaded or set.
-    public func loadedChild(_ i: Int) -> MutableNode? { children[i] }
+    public func loadedChild(_ i: Int) -> MutableNode? { i >= 0 && i < children.count ? children[i] : nil }
 
     /// Puts `child` in slot `i` (a new or loaded node); the commit writes it and stores its ref.
     public func setChild(_ i: Int, _ child: MutableNode?) {
-        guard case .integers(var v, let unsigned) = storage else { return }
-        while v.count <= i { v.append(0) }
-        if child == nil { v[i] = 0 }
-        storage = .integers(v, unsigned: unsigned)
-        children[i] = child
+        withIntegers { v in
+            while v.count <= i { v.append(0) }
+            if child == nil { v[i] = 0 }
+        }
+        attachLoaded(i, child)
     }
 
     /// Records a child loaded from disk without marking this node dirty.
-    func attachLoaded(_ i: Int, _ child: MutableNode) { children[i] = child }
+    func attachLoaded(_ i: Int, _ child: MutableNode?) {
+        if child == nil && i >= children.count { return }
+        while children.count <= i { children.append(nil) }
+        children[i] = child
+    }
 
     /// Inserts a child at slot `i`, shifting later slots.
     public func insertChild(_ child: MutableNode, at i: Int) {
         insert(0, at: i)
-        children[i] = child
+        attachLoaded(i, child)
     }
 
     /// Whether this node or anything loaded below it must be written.
-    public var needsWrite: Bool { dirty || children.values.contains { $0.needsWrite } }
+    public var needsWrite: Bool { dirty || children.contains { $0?.needsWrite ?? false } }
 
     func markClean() { dirty = false }
 }

@@ -198,22 +198,44 @@ public final class TableEditor {
 
     /// Removes object `key`: from its indexes (while its values are known), then its row.
     public func remove(_ key: Int64) throws(FormatError) {
+        guard contains(key) else { throw missing(key) }
+        try remove([key])
+    }
+
+    /// Removes objects (keys not present are skipped): each from its indexes, then their
+    /// rows, in one pass over each leaf they are in.
+    public func remove(_ keys: [Int64]) throws(FormatError) {
         snapshot.resetWorkBudget()
-        guard let (leaf, row) = locate(key) else { throw missing(key) }
-        try decodeAll(leaf)
-        for c in indexedColumns.sorted() { try indexErase(leaf.cells[c]![row], key: key, column: c) }
-        leaf.keys.remove(at: row)
-        for c in columns.indices {
-            leaf.cells[c]!.remove(at: row)
-            leaf.dirty[c] = true
-        }
-        leaf.keysChanged = true
-        objectCount -= 1
-        isModified = true
-        removedKeys.insert(key)
-        if leaf.keys.isEmpty && leaves.count > 1, let l = leaves.firstIndex(where: { $0 === leaf }) {
-            leaves.remove(at: l)
-            if leaf.originalRef != nil { droppedLeaves.append(leaf) }
+        let sorted = keys.sorted()
+        var i = 0
+        while i < sorted.count {
+            let leaf = leaves[leafIndex(for: sorted[i])]
+            var rows: [Int] = []
+            while i < sorted.count, leaves[leafIndex(for: sorted[i])] === leaf {
+                if let row = leaf.row(of: sorted[i]), rows.last != row { rows.append(row) }
+                i += 1
+            }
+            guard !rows.isEmpty else { continue }
+            try decodeAll(leaf)
+            for row in rows {
+                for c in indexedColumns.sorted() { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
+                removedKeys.insert(leaf.keys[row])
+            }
+            var keep = [Bool](repeating: true, count: leaf.count)
+            for row in rows { keep[row] = false }
+            leaf.keys = leaf.keys.indices.filter { keep[$0] }.map { leaf.keys[$0] }
+            for c in columns.indices {
+                let old = leaf.cells[c]!
+                leaf.cells[c] = old.indices.filter { keep[$0] }.map { old[$0] }
+                leaf.dirty[c] = true
+            }
+            leaf.keysChanged = true
+            objectCount -= rows.count
+            isModified = true
+            if leaf.keys.isEmpty && leaves.count > 1, let l = leaves.firstIndex(where: { $0 === leaf }) {
+                leaves.remove(at: l)
+                if leaf.originalRef != nil { droppedLeaves.append(leaf) }
+            }
         }
     }
 
@@ -414,17 +436,18 @@ public final class TableEditor {
 }
 
 /// A primary-key value that can be hashed (§7.7: int, string, ObjectId, UUID, or null).
-struct PrimaryKeyValue: Hashable {
-    let kind: UInt8
-    let bytes: [UInt8]
+enum PrimaryKeyValue: Hashable {
+    case null
+    case int(Int64)
+    case bytes(kind: UInt8, [UInt8])
 
     init?(_ value: Value) {
         switch value {
-        case .null: (kind, bytes) = (0, [])
-        case let .int(i): (kind, bytes) = (1, withUnsafeBytes(of: i, Array.init))
-        case let .string(s): (kind, bytes) = (2, s)
-        case let .objectId(o): (kind, bytes) = (3, o.bytes)
-        case let .uuid(u): (kind, bytes) = (4, u.bytes)
+        case .null: self = .null
+        case let .int(i): self = .int(i)
+        case let .string(s): self = .bytes(kind: 2, s)
+        case let .objectId(o): self = .bytes(kind: 3, o.bytes)
+        case let .uuid(u): self = .bytes(kind: 4, u.bytes)
         default: return nil
         }
     }

@@ -47,16 +47,8 @@ extension RealmWriter {
         try editor.set(target, column: b, .list(entries))
     }
 
-    /// Every (table, ObjKey) a link-bearing value points at, once per occurrence; bare links
-    /// point into `plainTarget`. Unresolved links (negative keys) have no backlinks.
     static func linkOccurrences(in value: Value, plainTarget: TableKey?) -> [(TableKey, Int64)] {
-        switch value {
-        case let .link(k): return plainTarget.map { k >= 0 ? [($0, k)] : [] } ?? []
-        case let .typedLink(t, k): return k >= 0 ? [(t, k)] : []
-        case let .list(elements): return elements.flatMap { linkOccurrences(in: $0, plainTarget: plainTarget) }
-        case let .dictionary(entries): return entries.flatMap { linkOccurrences(in: $0.value, plainTarget: plainTarget) }
-        default: return []
-        }
+        BacklinkVerifier.linkOccurrences(in: value, plainTarget: plainTarget)
     }
 
     /// The keys of objects of table `table` that `value` links to, once per occurrence.

@@ -16,6 +16,17 @@ extension RealmWriter {
         }
     }
 
+    /// One object of a stream, as `write(className:objects:policy:)` writes each; `index`
+    /// names it in errors.
+    public func write(className: String, object: JSONValue, policy: Policy, index: Int) throws {
+        guard let c = file.objectClass(named: className) else {
+            throw InputError(className: className, "no such class (classes: \(file.classes.map(\.name).joined(separator: ", ")))")
+        }
+        if c.isEmbedded { throw InputError(className: className, "embedded objects are created inside their parent, not on their own") }
+        if policy == .upsert && c.primaryKey == nil { throw InputError(className: className, "upsert needs a primary key; this class has none") }
+        _ = try writeObject(c, object, policy: policy, index: index, depth: 0)
+    }
+
     /// Sets properties of existing objects (`update --set`, `--json`).
     public func update(className: String, keys: [Int64], values: JSONValue) throws {
         guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }

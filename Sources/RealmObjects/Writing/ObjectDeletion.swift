@@ -51,8 +51,8 @@ extension RealmWriter {
                 let empty = TableModel.defaultValue(for: editor.columns[l])
                 if value != empty { try linksChanged(in: editor, column: l, key: key, from: value, to: empty) }
             }
-            try editor.remove(key)
         }
+        try editor.remove(doomed)
         if countAsDeleted { summary.deleted += doomed.count }
         for (name, owned) in cascades { try delete(className: name, keys: owned, countAsDeleted: false) }
     }

@@ -44,12 +44,27 @@ struct InsertCommand: Command {
     static func write(path: String, className: String, inline: [String], sources: [String], policy: RealmWriter.Policy, io: ShellIO) throws(ShellError) -> ExitCode {
         var objects = [JSONValue]()
         for (i, text) in inline.enumerated() { objects += flatten(try WriteSupport.parseJSON(text, what: "argument \(i + 1)")) }
-        for s in sources { objects += flatten(try WriteSupport.readJSON(s)) }
+        // Files are read whole but parsed object by object, straight into the transaction.
+        var inputs: [(name: String, bytes: [UInt8])] = []
+        for s in sources { inputs.append((s, try WriteSupport.readBytes(s))) }
         do {
             let writer = try RealmWriter(path: path)
             try writer.write(className: className, objects: objects, policy: policy)
+            var index = objects.count
+            for input in inputs {
+                do {
+                    try JSONParser.forEachElement(input.bytes) { object in
+                        try writer.write(className: className, object: object, policy: policy, index: index)
+                        index += 1
+                    }
+                } catch let error as JSONError {
+                    throw ShellError("\(input.name): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError)
+                }
+            }
             try writer.commit()
             io.printError(writer.summary.description)
+        } catch let error as ShellError {
+            throw error
         } catch {
             throw WriteSupport.failure(error, path: path)
         }
