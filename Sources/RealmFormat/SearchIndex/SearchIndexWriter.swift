@@ -311,13 +311,18 @@ public struct SearchIndexWriter {
         return .child(try child(node, slot))
     }
 
+    // Loaded children are taken directly: the loader is asked only for nodes still on disk.
+
     private func child(_ node: MutableNode, _ slot: Int) throws(FormatError) -> MutableNode {
+        if let c = node.loadedChild(slot) { return c }
         guard let c = try nodes.child(node, slot, unsigned: false) else { throw corrupt(node, "entry \(slot) is not a ref") }
         return c
     }
 
     private func keys(_ node: MutableNode) throws(FormatError) -> MutableNode {
-        guard node.hasRefs, let keys = try nodes.child(node, 0, unsigned: false), !keys.hasRefs,
+        var loaded = node.loadedChild(0)
+        if loaded == nil && node.hasRefs { loaded = try nodes.child(node, 0, unsigned: false) }
+        guard node.hasRefs, let keys = loaded, !keys.hasRefs,
               keys.count == node.count - 1 else {
             throw corrupt(node, "node has no keys array with one key per entry")
         }

@@ -17,6 +17,10 @@ final class ClusterLeafEdit {
     var dirty: [Bool]
     /// The keys changed (objects added or removed, or a new base): the leaf array is rewritten.
     var keysChanged: Bool
+    /// Every column is in `cells` (and writable).
+    var allDecoded = false
+
+    var allDirty: Bool { !dirty.contains(false) }
 
     var count: Int { keys.count }
     var isChanged: Bool { originalRef == nil || keysChanged || dirty.contains(true) }
@@ -41,6 +45,7 @@ final class ClusterLeafEdit {
         cells = [[Value]?](repeating: [], count: columnCount)
         dirty = [Bool](repeating: true, count: columnCount)
         keysChanged = true
+        allDecoded = true
     }
 
     /// Row of `key`, nil when absent.

@@ -34,8 +34,11 @@ public final class TableEditor {
     /// Committed leaves that left the tree (emptied or merged away).
     private var droppedLeaves: [ClusterLeafEdit] = []
     private var sequenceNumber: UInt64
-    /// Spec indexes of columns with a general search index (the primary key's included).
-    private let indexedColumns: Set<Int>
+    private let columnOfKey: [Int64: Int]
+    /// Spec indexes of columns with a general search index (the primary key's included), ascending.
+    private let indexedColumns: [Int]
+    /// Why a column's arrays cannot be written again, if they cannot (§9.4.4, §12.5).
+    private let unwritable: [FormatError?]
     /// Index roots being edited, by spec index.
     private var indexRoots: [Int: MutableNode] = [:]
     /// Objects made in this transaction, by primary key (the committed index knows the rest).
@@ -50,11 +53,22 @@ public final class TableEditor {
         self.transaction = transaction
         self.table = table
         columns = try transaction.snapshot.columnModels(table)
-        primaryKeyColumn = table.primaryKey.flatMap { pk in table.columns.firstIndex { $0.key == pk } }
+        var byKey = [Int64: Int]()
+        for (i, c) in table.columns.enumerated() { byKey[c.key.value] = i }
+        columnOfKey = byKey
+        let pkColumn = table.primaryKey.flatMap { pk in table.columns.firstIndex { $0.key == pk } }
+        primaryKeyColumn = pkColumn
         sequenceNumber = table.sequenceNumber
-        var indexed = Set<Int>()
-        for (i, c) in table.columns.enumerated() where c.hasSearchIndex || i == primaryKeyColumn { indexed.insert(i) }
-        indexedColumns = indexed
+        indexedColumns = table.columns.indices.filter { table.columns[$0].hasSearchIndex || $0 == pkColumn }
+        unwritable = table.columns.map { column in
+            if column.attributes.contains(.fullText) {
+                return .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' has a full-text index, which realmsh does not maintain")
+            }
+            if table.enumValuesRef(for: column) != nil {
+                return .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is an enumerated string column (compact the file with Realm first)")
+            }
+            return nil
+        }
         guard let tables = try transaction.child(transaction.top, 1),
               let top = try transaction.child(tables, table.position), top.hasRefs, top.count >= 12 else {
             throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no table top array")
@@ -104,7 +118,10 @@ public final class TableEditor {
         }
     }
 
-    public func columnIndex(key: ColumnKey) -> Int? { columns.firstIndex { $0.key == key } }
+    public func columnIndex(key: ColumnKey) -> Int? { columnOfKey[key.value] }
+
+    /// The cells of a new object: every column empty or null (§13.10 "Create").
+    public private(set) lazy var defaultRow: [Value] = columns.map(TableModel.defaultValue(for:))
     public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name && !$0.isBacklink } }
 
     /// The object whose primary key is `value`, if any (§12: through the committed index,
@@ -168,15 +185,20 @@ public final class TableEditor {
             leaves.insert(sibling, at: l + 1)
             if leaf === sibling { l += 1 }
         }
-        leaf.keys.insert(key, at: row)
-        for c in columns.indices {
-            leaf.cells[c]!.insert(values[c], at: row)
-            leaf.dirty[c] = true
+        if row == leaf.count {
+            leaf.keys.append(key)
+            for c in columns.indices { leaf.cells[c]!.append(values[c]) }
+        } else {
+            leaf.keys.insert(key, at: row)
+            for c in columns.indices { leaf.cells[c]!.insert(values[c], at: row) }
+        }
+        if !leaf.allDirty {
+            for c in columns.indices { leaf.dirty[c] = true }
         }
         leaf.keysChanged = true
         objectCount += 1
         isModified = true
-        for c in indexedColumns.sorted() { try indexInsert(values[c], key: key, column: c) }
+        for c in indexedColumns { try indexInsert(values[c], key: key, column: c) }
         if let pk = primaryKeyColumn, let lookup = PrimaryKeyValue(values[pk]) { createdPrimaryKeys[lookup] = key }
     }
 
@@ -218,7 +240,7 @@ public final class TableEditor {
             guard !rows.isEmpty else { continue }
             try decodeAll(leaf)
             for row in rows {
-                for c in indexedColumns.sorted() { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
+                for c in indexedColumns { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
                 removedKeys.insert(leaf.keys[row])
             }
             var keep = [Bool](repeating: true, count: leaf.count)
@@ -388,20 +410,16 @@ public final class TableEditor {
     }
 
     private func decodeAll(_ leaf: ClusterLeafEdit) throws(FormatError) {
+        guard !leaf.allDecoded else { return }
         for c in columns.indices {
             _ = try cells(leaf, c)
             try checkWritable(leaf, c)
         }
+        leaf.allDecoded = true
     }
 
     private func checkWritable(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) {
-        let column = table.columns[c]
-        if column.attributes.contains(.fullText) {
-            throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' has a full-text index, which realmsh does not maintain")
-        }
-        if table.enumValuesRef(for: column) != nil {
-            throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is an enumerated string column (compact the file with Realm first)")
-        }
+        if let problem = unwritable[c] { throw problem }
     }
 
     // MARK: indexes

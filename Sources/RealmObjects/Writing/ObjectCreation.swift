@@ -53,17 +53,21 @@ extension RealmWriter {
         guard case let .object(members) = json else {
             throw InputError(objectIndex: index, className: c.name, "expects a JSON object, got \(json.kind)")
         }
-        for (name, _) in members where name != "_key" && name != "_class" && c.property(named: name) == nil {
-            throw unknownProperty(name, c, index: index)
+        // Each member resolved to its property once; `_key` and `_class` (export's) are skipped.
+        var given: [(property: Property, position: Int, value: JSONValue)] = []
+        given.reserveCapacity(members.count)
+        for (name, value) in members where name != "_key" && name != "_class" {
+            guard let position = c.properties.firstIndex(where: { $0.name == name }) else { throw unknownProperty(name, c, index: index) }
+            given.append((c.properties[position], position, value))
         }
         let editor = try self.editor(c.table.position)
         var existing: Int64?
         var pkValue: Value?
-        if let pkName = c.primaryKey, let pk = c.property(named: pkName) {
-            guard let given = json[pkName] else {
+        if let pkName = c.primaryKey {
+            guard let pk = given.first(where: { $0.property.name == pkName }) else {
                 throw InputError(objectIndex: index, className: c.name, property: pkName, "the primary key is missing")
             }
-            let value = try coerce(pk, of: c, given, index: index)
+            let value = try coerce(pk.property, of: c, pk.value, index: index)
             guard PrimaryKey(value) != nil else {
                 throw InputError(objectIndex: index, className: c.name, property: pkName, "is not a valid primary key value")
             }
@@ -75,27 +79,30 @@ extension RealmWriter {
             }
         }
         if let key = existing {
-            for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
-                try set(c.property(named: name)!, of: c, key: key, value, policy: policy, index: index, depth: depth)
+            for member in given where !member.property.isPrimaryKey {
+                try set(member.property, of: c, key: key, member.value, policy: policy, index: index, depth: depth)
             }
             summary.updated += 1
             return key
         }
         // A new object: required scalars must be given; the rest start empty or null.
-        for p in c.properties where json[p.name] == nil && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
+        var isGiven = [Bool](repeating: false, count: c.properties.count)
+        for member in given { isGiven[member.position] = true }
+        for (i, p) in c.properties.enumerated() where !isGiven[i] && !p.isOptional && p.collection == nil && p.type != "object" && p.type != "mixed" {
             throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
         }
         // Values without side effects go into the new row at once (one insert, each index
         // entry made once); links may create other objects, so they are set afterwards.
-        var row = editor.columns.map(TableModel.defaultValue(for:))
+        var row = editor.defaultRow
         var links: [(Property, JSONValue)] = []
-        if let pkValue, let pk = editor.primaryKeyColumn { row[pk] = pkValue }
-        for (name, value) in members where name != "_key" && name != "_class" && name != c.primaryKey {
-            let p = c.property(named: name)!
-            if p.type == "object" {
-                links.append((p, value))
+        for member in given {
+            let p = member.property
+            if p.isPrimaryKey, let pkValue, let pk = editor.primaryKeyColumn {
+                row[pk] = pkValue
+            } else if p.type == "object" {
+                links.append((p, member.value))
             } else if let column = editor.columnIndex(key: p.column.key) {
-                row[column] = try coerce(p, of: c, value, index: index)
+                row[column] = try coerce(p, of: c, member.value, index: index)
             }
         }
         let key = editor.nextObjectKey()
