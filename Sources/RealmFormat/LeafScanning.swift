@@ -149,23 +149,27 @@ public struct FloatingLeaf {
         let n = min(count, words.count * 64 - first)
         guard n > 0, first >= 0 else { return }
         let bytes = node.payloadBytes()
-        let float = isFloat
+        // Separate loops for floats and doubles, each with the comparison inlined.
         @inline(__always)
         func run(_ test: (Double) -> Bool) {
             var acc: UInt64 = 0
             var p = first
-            for i in 0..<n {
-                let m: Bool
-                if float {
+            if isFloat {
+                for i in 0..<n {
                     let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
-                    m = bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
-                } else {
-                    let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
-                    m = bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
+                    let m = bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
+                    acc |= (m ? 1 : 0) << UInt64(p & 63)
+                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
+                    p &+= 1
                 }
-                acc |= (m ? 1 : 0) << UInt64(p & 63)
-                if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                p &+= 1
+            } else {
+                for i in 0..<n {
+                    let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+                    let m = bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
+                    acc |= (m ? 1 : 0) << UInt64(p & 63)
+                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
+                    p &+= 1
+                }
             }
             if acc != 0 { words[(p &- 1) >> 6] |= acc }
         }
@@ -202,5 +206,99 @@ public struct TimestampLeaf {
     @inline(__always) public subscript(i: Int) -> Timestamp? {
         if seconds.isNull(i) { return nil }
         return Timestamp(seconds: seconds[i], nanoseconds: Int32(truncatingIfNeeded: nanos.int(i)))
+    }
+}
+
+/// Non-null count, wrapping sum, smallest and largest of some elements of integer leaves
+/// (`IntegerLeaf.summarize`), for table aggregates.
+public struct IntegerSummary: Sendable, Equatable {
+    public var count = 0
+    public var sum: Int64 = 0
+    public var min = Int64.max
+    public var max = Int64.min
+    public init() {}
+}
+
+/// Non-null count and sum of some elements of floating-point leaves (`FloatingLeaf.summarize`).
+public struct FloatingSummary: Sendable, Equatable {
+    public var count = 0
+    public var sum = 0.0
+    public init() {}
+}
+
+extension IntegerLeaf {
+    /// Adds every non-null element `i` whose bit `first + i` is set in `selected` (every
+    /// element when `selected` is nil) to `summary`, reading the packed bytes with a loop per
+    /// width (§4.3). Bits past the end of `selected` count as clear.
+    public func summarize(into summary: inout IntegerSummary, selected: [UInt64]?, first: Int) {
+        let bytes = node.payloadBytes()
+        let o = offset, marker = nullMarker, n = count
+        var s = summary
+        @inline(__always)
+        func add(_ e: Int64) {
+            if let marker, e == marker { return }
+            s.count &+= 1
+            s.sum &+= e
+            if e < s.min { s.min = e }
+            if e > s.max { s.max = e }
+        }
+        @inline(__always)
+        func run(_ read: (Int) -> Int64) {
+            if let selected {
+                for w in (first >> 6)..<Swift.min(selected.count, (first + n + 63) >> 6) {
+                    var bits = selected[w]
+                    while bits != 0 {
+                        let i = (w << 6 | bits.trailingZeroBitCount) - first
+                        bits &= bits - 1
+                        if i >= 0 && i < n { add(read(i &+ o)) }
+                    }
+                }
+            } else {
+                for i in 0..<n { add(read(i &+ o)) }
+            }
+        }
+        switch node.width {
+        case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
+        case 16: run { Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* $0, as: Int16.self))) }
+        case 32: run { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* $0, as: Int32.self))) }
+        case 64: run { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* $0, as: Int64.self)) }
+        default: run { node.int($0) }
+        }
+        summary = s
+    }
+}
+
+extension FloatingLeaf {
+    /// As `IntegerLeaf.summarize`: the non-null selected elements' count and sum, in order.
+    public func summarize(into summary: inout FloatingSummary, selected: [UInt64]?, first: Int) {
+        let bytes = node.payloadBytes()
+        let n = count, float = isFloat
+        var s = summary
+        @inline(__always)
+        func add(_ i: Int) {
+            if float {
+                let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
+                if bits == Snapshot.floatNull { return }
+                s.sum += Double(Float(bitPattern: bits))
+            } else {
+                let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+                if bits == Snapshot.doubleNull { return }
+                s.sum += Double(bitPattern: bits)
+            }
+            s.count &+= 1
+        }
+        if let selected {
+            for w in (first >> 6)..<Swift.min(selected.count, (first + n + 63) >> 6) {
+                var bits = selected[w]
+                while bits != 0 {
+                    let i = (w << 6 | bits.trailingZeroBitCount) - first
+                    bits &= bits - 1
+                    if i >= 0 && i < n { add(i) }
+                }
+            }
+        } else {
+            for i in 0..<n { add(i) }
+        }
+        summary = s
     }
 }

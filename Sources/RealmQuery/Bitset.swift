@@ -9,6 +9,8 @@ struct Bitset: Sendable, Equatable {
         if filled, count % 64 != 0, !words.isEmpty { words[words.count - 1] = (1 << UInt64(count % 64)) - 1 }
     }
 
+    /// Bit `i` of raw words (as `contains`).
+    @inline(__always) static func test(_ words: [UInt64], _ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
     @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
     @inline(__always) mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
     @inline(__always) mutating func remove(_ i: Int) { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
