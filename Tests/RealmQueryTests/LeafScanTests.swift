@@ -86,4 +86,23 @@ final class LeafScanTests: XCTestCase {
         }
         XCTAssertNil(try items.row(primaryKey: .int(-12345)))
     }
+
+    /// `==` on an indexed int property (here the primary key) asks the index and confirms each
+    /// candidate in place: the same rows as the scan, for present, absent and null constants.
+    func testIndexedIntEqualityAgreesWithTheScan() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let id = try XCTUnwrap(items.column(named: "id"))
+        XCTAssertTrue(id.hasSearchIndex)
+        let n = try items.count()
+        let all = Bitset(count: n, filled: true)
+        var found = 0
+        for v in try items.values(id).prefix(40).map(QValue.init) + [.int(-1), .int(Int64.max), .null] {
+            let d = DirectCondition(column: id, type: .int, op: .equal, value: v)
+            let indexed = try XCTUnwrap(try Evaluator(table: items).indexLookup(d, all), "\(v) goes through the index")
+            XCTAssertEqual(indexed, try Evaluator(table: items).scan(d, all), "id == \(v)")
+            found += indexed.cardinality
+        }
+        XCTAssertEqual(found, 40)
+    }
 }
