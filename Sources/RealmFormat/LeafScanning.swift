@@ -51,6 +51,67 @@ public struct IntegerLeaf {
             for i in lower..<upper where test(node.int(i + o)) { body(i) }
         }
     }
+    /// Sets bit `first + i` of `words` for every element `i` whose value lies in
+    /// `lower ... upper` (outside it when `outside`); a null element of a nullable leaf sets its
+    /// bit exactly when `nullMatches`. An empty range (`lower > upper`) contains nothing. Bits
+    /// are ORed in, a word at a time; elements past the end of `words` are not marked.
+    ///
+    /// This is the column scan of count queries, so each width has its own loop over the
+    /// packed bytes (§4.3): no value is boxed and no closure is called per element.
+    public func markRange(_ lower: Int64, _ upper: Int64, outside: Bool, nullMatches: Bool,
+                          into words: inout [UInt64], first: Int) {
+        let n = min(count, words.count * 64 - first)
+        guard n > 0, first >= 0 else { return }
+        var lower = lower, upper = upper, outside = outside
+        if lower > upper {
+            (lower, upper) = (.min, .max)       // nothing inside = everything outside
+            outside.toggle()
+        }
+        // One unsigned comparison tests both bounds: e − lower wraps past the span when e < lower.
+        let span = UInt64(bitPattern: upper &- lower)
+        let bytes = node.payloadBytes()
+        let o = offset
+        let marker = nullMarker
+        @inline(__always)
+        func run(_ read: (Int) -> Int64) {
+            var acc: UInt64 = 0
+            var p = first
+            if let marker {
+                for i in 0..<n {
+                    let e = read(i &+ o)
+                    let m = e == marker ? nullMatches : (UInt64(bitPattern: e &- lower) <= span) != outside
+                    acc |= (m ? 1 : 0) << UInt64(p & 63)
+                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
+                    p &+= 1
+                }
+            } else {
+                for i in 0..<n {
+                    let e = read(i &+ o)
+                    let m = (UInt64(bitPattern: e &- lower) <= span) != outside
+                    acc |= (m ? 1 : 0) << UInt64(p & 63)
+                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
+                    p &+= 1
+                }
+            }
+            if acc != 0 { words[(p &- 1) >> 6] |= acc }
+        }
+        switch node.width {
+        case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
+        case 16: run { Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* $0, as: Int16.self))) }
+        case 32: run { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* $0, as: Int32.self))) }
+        case 64: run { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* $0, as: Int64.self)) }
+        case 0: run { _ in 0 }
+        case 1: run { Int64((bytes.load(fromByteOffset: $0 >> 3, as: UInt8.self) >> UInt8($0 & 7)) & 1) }
+        case 2: run { Int64((bytes.load(fromByteOffset: $0 >> 2, as: UInt8.self) >> UInt8(($0 & 3) << 1)) & 3) }
+        default: run { Int64((bytes.load(fromByteOffset: $0 >> 1, as: UInt8.self) >> UInt8(($0 & 1) << 2)) & 15) }
+        }
+    }
+}
+
+/// How each element of a floating-point leaf is compared with a constant
+/// (`FloatingLeaf.mark`): IEEE comparisons, so NaN satisfies only `notEqual`.
+public enum ElementComparison: Sendable {
+    case equal, notEqual, less, lessEqual, greater, greaterEqual
 }
 
 /// A leaf of doubles (width 8) or floats (width 4), nulls stored as Realm's NaN patterns.
@@ -79,6 +140,48 @@ public struct FloatingLeaf {
         let bits = node.u64(at: 8 * i)
         return bits == Snapshot.doubleNull ? nil : Double(bitPattern: bits)
     }
+
+    /// Sets bit `first + i` of `words` for every element `i` with `element op value` (IEEE);
+    /// a null element sets its bit exactly when `nullMatches`. As `IntegerLeaf.markRange`: ORed
+    /// in, elements past the end of `words` not marked, one loop per comparison.
+    public func mark(_ op: ElementComparison, _ value: Double, nullMatches: Bool,
+                     into words: inout [UInt64], first: Int) {
+        let n = min(count, words.count * 64 - first)
+        guard n > 0, first >= 0 else { return }
+        let bytes = node.payloadBytes()
+        // Separate loops for floats and doubles, each with the comparison inlined.
+        @inline(__always)
+        func run(_ test: (Double) -> Bool) {
+            var acc: UInt64 = 0
+            var p = first
+            if isFloat {
+                for i in 0..<n {
+                    let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
+                    let m = bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
+                    acc |= (m ? 1 : 0) << UInt64(p & 63)
+                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
+                    p &+= 1
+                }
+            } else {
+                for i in 0..<n {
+                    let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+                    let m = bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
+                    acc |= (m ? 1 : 0) << UInt64(p & 63)
+                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
+                    p &+= 1
+                }
+            }
+            if acc != 0 { words[(p &- 1) >> 6] |= acc }
+        }
+        switch op {
+        case .equal: run { $0 == value }
+        case .notEqual: run { $0 != value }
+        case .less: run { $0 < value }
+        case .lessEqual: run { $0 <= value }
+        case .greater: run { $0 > value }
+        case .greaterEqual: run { $0 >= value }
+        }
+    }
 }
 
 /// A timestamp leaf (§9.7): nullable seconds and nanoseconds.
@@ -103,5 +206,99 @@ public struct TimestampLeaf {
     @inline(__always) public subscript(i: Int) -> Timestamp? {
         if seconds.isNull(i) { return nil }
         return Timestamp(seconds: seconds[i], nanoseconds: Int32(truncatingIfNeeded: nanos.int(i)))
+    }
+}
+
+/// Non-null count, wrapping sum, smallest and largest of some elements of integer leaves
+/// (`IntegerLeaf.summarize`), for table aggregates.
+public struct IntegerSummary: Sendable, Equatable {
+    public var count = 0
+    public var sum: Int64 = 0
+    public var min = Int64.max
+    public var max = Int64.min
+    public init() {}
+}
+
+/// Non-null count and sum of some elements of floating-point leaves (`FloatingLeaf.summarize`).
+public struct FloatingSummary: Sendable, Equatable {
+    public var count = 0
+    public var sum = 0.0
+    public init() {}
+}
+
+extension IntegerLeaf {
+    /// Adds every non-null element `i` whose bit `first + i` is set in `selected` (every
+    /// element when `selected` is nil) to `summary`, reading the packed bytes with a loop per
+    /// width (§4.3). Bits past the end of `selected` count as clear.
+    public func summarize(into summary: inout IntegerSummary, selected: [UInt64]?, first: Int) {
+        let bytes = node.payloadBytes()
+        let o = offset, marker = nullMarker, n = count
+        var s = summary
+        @inline(__always)
+        func add(_ e: Int64) {
+            if let marker, e == marker { return }
+            s.count &+= 1
+            s.sum &+= e
+            if e < s.min { s.min = e }
+            if e > s.max { s.max = e }
+        }
+        @inline(__always)
+        func run(_ read: (Int) -> Int64) {
+            if let selected {
+                for w in (first >> 6)..<Swift.min(selected.count, (first + n + 63) >> 6) {
+                    var bits = selected[w]
+                    while bits != 0 {
+                        let i = (w << 6 | bits.trailingZeroBitCount) - first
+                        bits &= bits - 1
+                        if i >= 0 && i < n { add(read(i &+ o)) }
+                    }
+                }
+            } else {
+                for i in 0..<n { add(read(i &+ o)) }
+            }
+        }
+        switch node.width {
+        case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
+        case 16: run { Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* $0, as: Int16.self))) }
+        case 32: run { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* $0, as: Int32.self))) }
+        case 64: run { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* $0, as: Int64.self)) }
+        default: run { node.int($0) }
+        }
+        summary = s
+    }
+}
+
+extension FloatingLeaf {
+    /// As `IntegerLeaf.summarize`: the non-null selected elements' count and sum, in order.
+    public func summarize(into summary: inout FloatingSummary, selected: [UInt64]?, first: Int) {
+        let bytes = node.payloadBytes()
+        let n = count, float = isFloat
+        var s = summary
+        @inline(__always)
+        func add(_ i: Int) {
+            if float {
+                let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
+                if bits == Snapshot.floatNull { return }
+                s.sum += Double(Float(bitPattern: bits))
+            } else {
+                let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+                if bits == Snapshot.doubleNull { return }
+                s.sum += Double(bitPattern: bits)
+            }
+            s.count &+= 1
+        }
+        if let selected {
+            for w in (first >> 6)..<Swift.min(selected.count, (first + n + 63) >> 6) {
+                var bits = selected[w]
+                while bits != 0 {
+                    let i = (w << 6 | bits.trailingZeroBitCount) - first
+                    bits &= bits - 1
+                    if i >= 0 && i < n { add(i) }
+                }
+            }
+        } else {
+            for i in 0..<n { add(i) }
+        }
+        summary = s
     }
 }

@@ -17,6 +17,8 @@ public final class Snapshot {
     /// Tables by position in the group (nil for removed slots).
     public private(set) var tables: [Table] = []
     private var budget: Int
+    /// Cluster leaves of the tables walked so far, by cluster root (`clusterLeaves`).
+    private var leafLists: [Int: [(leaf: ClusterLeaf, start: Int)]] = [:]
     /// Whether the file was decrypted on open.
     public private(set) var isEncrypted = false
 
@@ -61,6 +63,21 @@ public final class Snapshot {
     /// verification) starts with a full budget, so a long-lived snapshot can serve many of them;
     /// within one operation a hostile file still cannot make the work exceed the bound.
     public func resetWorkBudget() { budget = Snapshot.budget(for: image.count) }
+
+    /// The leaves of the cluster tree at `rootRef` in key order, each with the row number of its
+    /// first object. A snapshot never changes, so the walk is done once and kept: queries on
+    /// one snapshot do not walk the tree again (as realm-core keeps its table accessors).
+    public func clusterLeaves(rootRef: Int) throws(FormatError) -> [(leaf: ClusterLeaf, start: Int)] {
+        if let l = leafLists[rootRef] { return l }
+        var out = [(leaf: ClusterLeaf, start: Int)]()
+        var start = 0
+        try ClusterTree(snapshot: self, rootRef: rootRef).forEachLeaf { leaf throws(FormatError) in
+            out.append((leaf, start))
+            start += leaf.count
+        }
+        leafLists[rootRef] = out
+        return out
+    }
 
     /// Reads a node, charging the work budget (see the type's documentation).
     public func node(_ ref: Int) throws(FormatError) -> Node {

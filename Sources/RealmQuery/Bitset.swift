@@ -9,6 +9,8 @@ struct Bitset: Sendable, Equatable {
         if filled, count % 64 != 0, !words.isEmpty { words[words.count - 1] = (1 << UInt64(count % 64)) - 1 }
     }
 
+    /// Bit `i` of raw words (as `contains`).
+    @inline(__always) static func test(_ words: [UInt64], _ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
     @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
     @inline(__always) mutating func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
     @inline(__always) mutating func remove(_ i: Int) { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
@@ -32,20 +34,50 @@ struct Bitset: Sendable, Equatable {
         }
     }
 
-    /// The members within `start..<end` (a cluster leaf's rows).
+    /// Whether any member lies within `start..<end` (a cluster leaf's rows).
     func any(in start: Int, _ end: Int) -> Bool {
-        var i = start
-        while i < end {
-            if i & 63 == 0, i + 64 <= end {
-                if words[i >> 6] != 0 { return true }
-                i += 64
-            } else {
-                if contains(i) { return true }
-                i += 1
-            }
+        guard start < end else { return false }
+        let first = start >> 6, last = (end - 1) >> 6
+        for w in first...last {
+            var word = words[w]
+            if w == first { word &= ~0 << UInt64(start & 63) }
+            if w == last, end & 63 != 0 { word &= (1 << UInt64(end & 63)) - 1 }
+            if word != 0 { return true }
         }
         return false
     }
+
+    /// Whether every row of `start..<end` is a member.
+    func all(in start: Int, _ end: Int) -> Bool {
+        guard start < end else { return true }
+        let first = start >> 6, last = (end - 1) >> 6
+        for w in first...last {
+            var mask: UInt64 = ~0
+            if w == first { mask &= ~0 << UInt64(start & 63) }
+            if w == last, end & 63 != 0 { mask &= (1 << UInt64(end & 63)) - 1 }
+            if words[w] & mask != mask { return false }
+        }
+        return true
+    }
+
+    /// The members within `start..<end`, ascending.
+    func forEach(in start: Int, _ end: Int, _ body: (Int) throws -> Void) rethrows {
+        guard start < end else { return }
+        let first = start >> 6, last = (end - 1) >> 6
+        for w in first...last {
+            var bits = words[w]
+            if w == first { bits &= ~0 << UInt64(start & 63) }
+            if w == last, end & 63 != 0 { bits &= (1 << UInt64(end & 63)) - 1 }
+            while bits != 0 {
+                try body(w << 6 | bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+    }
+
+    /// Direct access to the words, for the leaf scans that set a leaf's bits at once
+    /// (`IntegerLeaf.markRange`, `FloatingLeaf.mark`).
+    mutating func withWords<R>(_ body: (inout [UInt64]) throws -> R) rethrows -> R { try body(&words) }
 
     var members: [Int] {
         var out = [Int]()

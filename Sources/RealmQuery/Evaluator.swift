@@ -2,9 +2,9 @@ import RealmFormat
 
 /// Runs a compiled predicate over the objects of one class, a set of rows at a time: AND
 /// narrows the candidates child by child, OR tries each child on the rows not matched yet, NOT
-/// takes the complement within the candidates. A comparison of an int, bool, float, double or
-/// timestamp property with a constant scans the column's leaves in place (no value is decoded
-/// per object); equality on an indexed string, ObjectId or UUID property asks the search index
+/// takes the complement within the candidates. A comparison of an int, bool, float, double,
+/// timestamp or string property with a constant scans the column's leaves in place (no value
+/// is decoded per object); equality on an indexed property asks the search index first
 /// (IndexLookup.swift); everything else tests candidate rows one by one.
 struct Evaluator {
     let table: TableData
@@ -37,8 +37,8 @@ struct Evaluator {
         case let .compare(c):
             return try filter(candidates) { try c.matches(row: $0) }
         case let .direct(d):
-            if let scanned = try scan(d, candidates) { return scanned }
             if let found = try indexLookup(d, candidates) { return found }
+            if let scanned = try scan(d, candidates) { return scanned }
             let values = try table.values(d.column)
             return try filter(candidates) { d.matches(values[$0]) }
         case let .directIn(d):
@@ -61,11 +61,15 @@ struct Evaluator {
         return out
     }
 
-    /// The leaf scan for numeric, bool and timestamp properties; nil for other types.
+    /// The leaf scan for numeric, bool, timestamp and string properties; nil for other types.
+    /// Ints, bools, floats and doubles are compared a whole leaf at a time in place
+    /// (`IntegerLeaf.markRange`, `FloatingLeaf.mark`), strings value by value where they lie in
+    /// the file (`StringLeafReader`); the marks are then narrowed to the candidates.
     func scan(_ d: DirectCondition, _ candidates: Bitset) throws -> Bitset? {
-        guard [.int, .bool, .float, .double, .timestamp].contains(d.type) else { return nil }
+        guard d.column.collection == nil, [.int, .bool, .float, .double, .timestamp, .string].contains(d.type) else { return nil }
         let snapshot = table.snapshot
         var out = Bitset(count: candidates.count)
+        let intRange = d.type == .int ? Self.intRange(d) : nil
         for (leaf, start) in try table.leaves() {
             let n = leaf.count
             guard candidates.any(in: start, start + n) else { continue }
@@ -77,43 +81,82 @@ struct Evaluator {
                     throw FormatError.corrupt(offset: ref, reason: "class '\(table.className)': property '\(d.column.name)' holds \(count) values for \(n) objects")
                 }
             }
-            func add(_ i: Int) { if candidates.contains(start + i) { out.insert(start + i) } }
             switch d.type {
             case .int:
                 let values = try IntegerLeaf(snapshot, ref: ref, nullable: d.column.isNullable)
                 try check(values.count)
-                if values.nullMarker == nil, case let .int(v) = d.value {
-                    switch d.op {
-                    case .equal: values.forEach(in: 0..<n, where: { $0 == v }, add)
-                    case .notEqual: values.forEach(in: 0..<n, where: { $0 != v }, add)
-                    case .less: values.forEach(in: 0..<n, where: { $0 < v }, add)
-                    case .lessEqual: values.forEach(in: 0..<n, where: { $0 <= v }, add)
-                    case .greater: values.forEach(in: 0..<n, where: { $0 > v }, add)
-                    case .greaterEqual: values.forEach(in: 0..<n, where: { $0 >= v }, add)
-                    default: break
-                    }
+                if let r = intRange {
+                    out.withWords { values.markRange(r.lower, r.upper, outside: r.outside, nullMatches: r.nullMatches, into: &$0, first: start) }
                 } else {
-                    for i in 0..<n where d.matchesInt(values.isNull(i) ? nil : values[i]) { add(i) }
+                    for i in 0..<n where d.matchesInt(values.isNull(i) ? nil : values[i]) { out.insert(start + i) }
                 }
             case .bool:
+                // Raw 0 is false, 1 true, anything else null (§9.2): only == and != on a bool
+                // constant can match, and a null matches != (realm-core's `x != v`).
                 let values = try IntegerLeaf(snapshot, ref: ref, nullable: false)
                 try check(values.count)
-                for i in 0..<n {
-                    let raw = values[i]
-                    if d.matches(raw == 0 ? .bool(false) : (raw == 1 ? .bool(true) : .null)) { add(i) }
+                if case let .bool(b) = d.value, d.op == .equal || d.op == .notEqual {
+                    let raw: Int64 = b ? 1 : 0
+                    out.withWords { values.markRange(raw, raw, outside: d.op == .notEqual, nullMatches: false, into: &$0, first: start) }
                 }
             case .float, .double:
                 let values = try FloatingLeaf(snapshot, ref: ref, float: d.type == .float)
                 try check(values.count)
-                for i in 0..<n where d.matchesDouble(values[i]) { add(i) }
+                if let (op, v) = Self.floatingComparison(d) {
+                    out.withWords { values.mark(op, v, nullMatches: op == .notEqual, into: &$0, first: start) }
+                }
             case .timestamp:
                 let values = try TimestampLeaf(snapshot, ref: ref)
                 try check(values.count)
-                for i in 0..<n where d.matches(values[i].map(Value.timestamp) ?? .null) { add(i) }
+                try candidates.forEach(in: start, start + n) { row in
+                    if d.matches(values[row - start].map(Value.timestamp) ?? .null) { out.insert(row) }
+                }
             default:
-                return nil
+                let values = try StringLeafReader(snapshot, ref: ref, enumValues: table.table.enumValuesRef(for: d.column))
+                try check(values.count)
+                try candidates.forEach(in: start, start + n) { row in
+                    if try values.matches(row - start, { d.matchesBytes($0) }) { out.insert(row) }
+                }
             }
         }
+        out.formIntersection(candidates)
         return out
+    }
+
+    /// `IntegerNode` on a non-null int constant as a range of stored values (`markRange`):
+    /// `>=` and `<=` at the ends of the range match every object, null included; otherwise null
+    /// matches only `!=`. nil when the constant is not an int (then each value is tested).
+    static func intRange(_ d: DirectCondition) -> (lower: Int64, upper: Int64, outside: Bool, nullMatches: Bool)? {
+        guard case let .int(v) = d.value else { return nil }
+        switch d.op {
+        case .greaterEqual where v == .min, .lessEqual where v == .max: return (.min, .max, false, true)
+        case .equal: return (v, v, false, false)
+        case .notEqual: return (v, v, true, true)
+        case .less: return v == .min ? (1, 0, false, false) : (.min, v - 1, false, false)
+        case .lessEqual: return (.min, v, false, false)
+        case .greater: return v == .max ? (1, 0, false, false) : (v + 1, .max, false, false)
+        case .greaterEqual: return (v, .max, false, false)
+        default: return nil
+        }
+    }
+
+    /// `FloatDoubleNode`'s comparison and constant; nil when nothing can match (the constant
+    /// is not a float or double, or the operator is not a comparison).
+    static func floatingComparison(_ d: DirectCondition) -> (ElementComparison, Double)? {
+        let v: Double
+        switch d.value {
+        case let .float(f): v = Double(f)
+        case let .double(x): v = x
+        default: return nil
+        }
+        switch d.op {
+        case .equal: return (.equal, v)
+        case .notEqual: return (.notEqual, v)
+        case .less: return (.less, v)
+        case .lessEqual: return (.lessEqual, v)
+        case .greater: return (.greater, v)
+        case .greaterEqual: return (.greaterEqual, v)
+        default: return nil
+        }
     }
 }

@@ -1,7 +1,7 @@
 import RealmFormat
 
 /// `property == constant` through the column's search index (realm-format.md §12), as
-/// realm-core does for indexed string, ObjectId and UUID properties: the index names the
+/// realm-core does for indexed string, ObjectId, UUID and int properties: the index names the
 /// candidate objects, and each candidate is confirmed by reading its stored value, so the
 /// answer is the scan's. Anything unexpected (a malformed index, a key the table does not hold,
 /// too many candidates to be worth it) returns nil and the caller scans instead.
@@ -12,10 +12,13 @@ extension Evaluator {
               let root = d.column.searchIndexRef else { return nil }
         let data: IndexBytes
         switch (d.type, d.value) {
-        case (_, .null): data = .null
+        case (.string, .null), (.objectId, .null), (.uuid, .null), (.int, .null): data = .null
         case let (.string, .string(b)): data = .bytes(b)
         case let (.objectId, .objectId(id)): data = .bytes(id.bytes)
         case let (.uuid, .uuid(u)): data = .bytes(u.bytes)
+        case let (.int, .int(i)):
+            guard let b = IndexKey.bytes(of: .int(i), columnType: .int) else { return nil }
+            data = b
         default: return nil
         }
         guard let keys = try? SearchIndexReader(snapshot: table.snapshot, rootRef: root).candidates(data) else {
@@ -29,10 +32,23 @@ extension Evaluator {
         guard keys.count <= max(16, candidates.count / 8) else { return nil }
         var out = Bitset(count: candidates.count)
         var decoded: [Int: [Value]] = [:]
+        var ints: (leaf: Int, values: IntegerLeaf)?
+        var hint = 0
         for key in keys {
-            guard let (l, i) = table.locate(key, in: leaves) else { return nil }
+            guard let (l, i) = table.locate(key, in: leaves, from: &hint) else { return nil }
             let (leaf, start) = leaves[l]
             guard candidates.contains(start + i) else { continue }
+            if d.type == .int {
+                // Ints are confirmed in place (the candidates of one leaf come together).
+                if ints?.leaf != l {
+                    guard let ref = leaf.columnRef(d.column.leafIndex) else { return nil }
+                    let values = try IntegerLeaf(table.snapshot, ref: ref, nullable: d.column.isNullable)
+                    guard values.count == leaf.count else { return nil }
+                    ints = (l, values)
+                }
+                if let v = ints?.values, d.matchesInt(v.isNull(i) ? nil : v[i]) { out.insert(start + i) }
+                continue
+            }
             let values: [Value]
             if let v = decoded[l] {
                 values = v
@@ -47,6 +63,28 @@ extension Evaluator {
 }
 
 extension TableData {
+    /// `locate`, for keys that mostly ascend (an index's duplicate lists hold them in order):
+    /// walks on from the leaf of the previous key, and searches the whole tree only when the
+    /// key lies before that leaf.
+    func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)], from hint: inout Int) -> (Int, Int)? {
+        var l = hint
+        if l < leaves.count, leaves[l].leaf.count > 0, key >= leaves[l].leaf.objectKey(0) {
+            while l < leaves.count, leaves[l].leaf.count == 0 || leaves[l].leaf.objectKey(leaves[l].leaf.count - 1) < key { l += 1 }
+            guard l < leaves.count else { return nil }
+            hint = l
+            let leaf = leaves[l].leaf
+            var a = 0, b = leaf.count
+            while a < b {
+                let mid = (a + b) / 2
+                if leaf.objectKey(mid) < key { a = mid + 1 } else { b = mid }
+            }
+            return a < leaf.count && leaf.objectKey(a) == key ? (l, a) : nil
+        }
+        guard let found = locate(key, in: leaves) else { return nil }
+        hint = found.0
+        return found
+    }
+
     /// The leaf (position in `leaves`) and row within it of an object, by binary search over
     /// the keys, which ascend through the cluster tree; nil when no object has that key.
     func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> (Int, Int)? {

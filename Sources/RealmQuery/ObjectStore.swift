@@ -74,13 +74,7 @@ public final class TableData {
     func leaves() throws -> [(leaf: ClusterLeaf, start: Int)] {
         if let l = leafCache { return l }
         var out = [(leaf: ClusterLeaf, start: Int)]()
-        if let root = table.clusterRef, !isHidden {
-            var start = 0
-            try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
-                out.append((leaf, start))
-                start += leaf.count
-            }
-        }
+        if let root = table.clusterRef, !isHidden { out = try snapshot.clusterLeaves(rootRef: root) }
         leafCache = out
         return out
     }

@@ -118,7 +118,14 @@ enum Ordering {
                 // A LIMIT right after the SORT only needs the smallest `n` in order.
                 var prefix: Int? = nil
                 if s + 1 < steps.count, case let .limit(n) = steps[s + 1] { prefix = n }
-                rows = try SortTable(rows, keys).sortedRows(prefix: prefix)
+                // First step: the rows are the matches in table order, which a bounded
+                // selection can read leaf by leaf (BoundedSort.swift).
+                if s == 0, let n = prefix, n < rows.count / 4, let table = keys.first?.path.first?.table,
+                   let bounded = BoundedSort.make(table: table, keys: keys, limit: n) {
+                    rows = try bounded.rows(rows)
+                } else {
+                    rows = try SortTable(rows, keys).sortedRows(prefix: prefix)
+                }
             case let .distinct(keys):
                 for k in keys { try k.validate() }
                 rows = try SortTable(rows, keys).distinctRows()

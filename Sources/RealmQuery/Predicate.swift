@@ -50,13 +50,16 @@ struct DirectCondition {
     let value: QValue
     /// The `[c]` forms of a string or binary constant.
     let folded: StringMatching.Folded?
+    /// The bytes of a string or binary constant (nil: null or another type).
+    let pattern: [UInt8]?
 
     init(column: Column, type: DataType, op: Operator, value: QValue) {
         self.column = column
         self.type = type
         self.op = op
         self.value = value
-        folded = value.bytesValue.flatMap(StringMatching.Folded.init)
+        pattern = value.bytesValue
+        folded = pattern.flatMap(StringMatching.Folded.init)
     }
 
     /// The matching functor for one stored value.
@@ -174,22 +177,26 @@ struct DirectCondition {
     /// equal only to null; a null pattern is contained in and begins every value, null
     /// included.
     func matchesBytes(_ stored: Value) -> Bool {
-        let t: [UInt8]?
         switch stored {
-        case let .string(s), let .binary(s): t = s
-        default: t = nil
+        case let .string(s), let .binary(s): return matchesBytes(s.span)
+        default: return matchesBytes(nil)
         }
-        let p = value.bytesValue
+    }
+
+    /// The same for a value read in place (StringLeafReader); nil is null.
+    func matchesBytes(_ t: Span<UInt8>?) -> Bool {
+        let p = pattern
         switch op {
-        case .equal: return t == p
-        case .notEqual: return t != p
+        case .equal, .notEqual:
+            let equal: Bool
+            if let t, let p { equal = StringMatching.equal(t, p) } else { equal = t == nil && p == nil }
+            return equal == (op == .equal)
         case .less, .lessEqual, .greater, .greaterEqual:
             let c: Int
-            switch (t, p) {
-            case (nil, nil): c = 0
-            case (nil, _): c = -1
-            case (_, nil): c = 1
-            case let (x?, y?): c = QValue.bytes(x, y)
+            if let t {
+                if let p { c = StringMatching.compare(t, p) } else { c = 1 }
+            } else {
+                c = p == nil ? 0 : -1
             }
             switch op {
             case .less: return c < 0
@@ -211,14 +218,14 @@ struct DirectCondition {
             return StringMatching.contains(t, p)
         case .like:
             guard let t, let p else { return t == nil && p == nil }
-            return StringMatching.like(t, p)
+            return StringMatching.like(StringMatching.array(t), p)
         case .equalIns:
             guard let t, let p else { return t == nil && p == nil }
-            guard let f = folded else { return t == p }
+            guard let f = folded else { return StringMatching.equal(t, p) }
             return StringMatching.equalIns(t, f)
         case .notEqualIns:
             guard let t, let p else { return !(t == nil && p == nil) }
-            guard let f = folded else { return t != p }
+            guard let f = folded else { return !StringMatching.equal(t, p) }
             return !StringMatching.equalIns(t, f)
         case .beginsWithIns:
             guard p != nil else { return true }
@@ -240,8 +247,8 @@ struct DirectCondition {
             return StringMatching.containsIns(t, f)
         case .likeIns:
             guard let t, let p else { return t == nil && p == nil }
-            guard let f = folded else { return StringMatching.like(t, p) }
-            return StringMatching.likeIns(t, f)
+            guard let f = folded else { return StringMatching.like(StringMatching.array(t), p) }
+            return StringMatching.likeIns(StringMatching.array(t), f)
         }
     }
 

@@ -55,11 +55,18 @@ public final class Query {
 
     /// The matching objects' rows (positions in table order), in result order.
     public func rows() throws -> [Int] {
+        try Ordering.apply(orderings, to: matches().members)
+    }
+
+    /// The rows that satisfy every predicate, before SORT/DISTINCT/LIMIT.
+    func matches() throws -> Bitset {
+        // A query is one top-level operation: it starts with a full work budget (Snapshot).
+        table.snapshot.resetWorkBudget()
         let n = try table.count()
         var matches = Bitset(count: n, filled: true)
         let evaluator = Evaluator(table: table)
         for p in predicates { matches = try evaluator.evaluate(p, candidates: matches) }
-        return try Ordering.apply(orderings, to: matches.members)
+        return matches
     }
 
     /// The matching objects' keys, in result order.
@@ -69,5 +76,9 @@ public final class Query {
     }
 
     /// The number of objects the query shows (after DISTINCT and LIMIT).
-    public func count() throws -> Int { try rows().count }
+    public func count() throws -> Int {
+        // Without SORT/DISTINCT/LIMIT the count is the number of bits set: no row list.
+        if orderings.isEmpty { return try matches().cardinality }
+        return try rows().count
+    }
 }

@@ -41,6 +41,8 @@ enum StringMatching {
         let pattern: [UInt8]
         let upper: [UInt8]
         let lower: [UInt8]
+        /// Every byte of the pattern is ASCII (then so are both case forms).
+        let isASCII: Bool
 
         /// nil for invalid UTF-8.
         init?(_ pattern: [UInt8]) {
@@ -49,13 +51,14 @@ enum StringMatching {
             self.pattern = pattern
             upper = u
             lower = l
+            isASCII = pattern.allSatisfy { $0 < 0x80 }
         }
     }
 
     /// Whether `text[start..<start+count]` equals the pattern case-insensitively: every byte
     /// equals the pattern's upper or lower byte at that position, and every character of the
     /// text equals the pattern's upper or lower character there (`equal_case_fold`).
-    static func equalFold(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ p: Folded) -> Bool {
+    static func equalFold(_ text: Span<UInt8>, _ start: Int, _ p: Folded) -> Bool {
         let n = p.lower.count
         for i in 0..<n {
             let c = text[start + i]
@@ -73,7 +76,7 @@ enum StringMatching {
 
     /// The UTF-8 sequence at text offset `i` (its lead byte plus continuation bytes) equals the
     /// bytes of `needle` at the same offset: the offset after it, else nil.
-    private static func equalSequence(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ i: Int, _ n: Int, _ needle: [UInt8]) -> Int? {
+    private static func equalSequence(_ text: Span<UInt8>, _ start: Int, _ i: Int, _ n: Int, _ needle: [UInt8]) -> Int? {
         guard text[start + i] == needle[i] else { return nil }
         var k = 1
         if text[start + i] & 0x80 != 0 {
@@ -85,56 +88,107 @@ enum StringMatching {
         return i + k
     }
 
-    static func equalIns(_ text: [UInt8], _ p: Folded) -> Bool {
-        text.count == p.pattern.count && text.withUnsafeBufferPointer { equalFold($0, 0, p) }
+    // The operators take the text as a `Span`, so that scans can test a value where it lies in
+    // the file (StringLeafReader); the `[UInt8]` forms are the same functions.
+
+    static func equalIns(_ text: [UInt8], _ p: Folded) -> Bool { equalIns(text.span, p) }
+    static func equalIns(_ text: Span<UInt8>, _ p: Folded) -> Bool {
+        text.count == p.pattern.count && equalFold(text, 0, p)
     }
 
-    static func beginsWithIns(_ text: [UInt8], _ p: Folded) -> Bool {
-        p.pattern.count <= text.count && text.withUnsafeBufferPointer { equalFold($0, 0, p) }
+    static func beginsWithIns(_ text: [UInt8], _ p: Folded) -> Bool { beginsWithIns(text.span, p) }
+    static func beginsWithIns(_ text: Span<UInt8>, _ p: Folded) -> Bool {
+        p.pattern.count <= text.count && equalFold(text, 0, p)
     }
 
-    static func endsWithIns(_ text: [UInt8], _ p: Folded) -> Bool {
-        p.pattern.count <= text.count && text.withUnsafeBufferPointer { equalFold($0, text.count - p.pattern.count, p) }
+    static func endsWithIns(_ text: [UInt8], _ p: Folded) -> Bool { endsWithIns(text.span, p) }
+    static func endsWithIns(_ text: Span<UInt8>, _ p: Folded) -> Bool {
+        p.pattern.count <= text.count && equalFold(text, text.count - p.pattern.count, p)
     }
 
+    static func containsIns(_ text: [UInt8], _ p: Folded) -> Bool { containsIns(text.span, p) }
     /// Tries every byte offset (`search_case_fold`); the empty pattern is found everywhere.
-    static func containsIns(_ text: [UInt8], _ p: Folded) -> Bool {
+    static func containsIns(_ text: Span<UInt8>, _ p: Folded) -> Bool {
         let n = p.pattern.count
         if n == 0 { return true }
         guard n <= text.count else { return false }
-        return text.withUnsafeBufferPointer { t in
-            for start in 0...(t.count - n) where equalFold(t, start, p) { return true }
+        if p.isASCII {
+            // An ASCII pattern byte can only equal an ASCII text byte, and each ASCII byte is a
+            // whole character, so `equalFold` reduces to comparing bytes with the pattern's
+            // upper or lower byte.
+            let lower = p.lower, upper = p.upper
+            let l0 = lower[0], u0 = upper[0]
+            var start = 0
+            let last = text.count - n
+            while start <= last {
+                let c = text[start]
+                if c == l0 || c == u0 {
+                    var k = 1
+                    while k < n {
+                        let t = text[start + k]
+                        if t != lower[k] && t != upper[k] { break }
+                        k += 1
+                    }
+                    if k == n { return true }
+                }
+                start += 1
+            }
             return false
         }
+        for start in 0...(text.count - n) where equalFold(text, start, p) { return true }
+        return false
     }
 
-    static func beginsWith(_ text: [UInt8], _ p: [UInt8]) -> Bool {
-        p.count <= text.count && text[0..<p.count].elementsEqual(p)
+    static func beginsWith(_ text: [UInt8], _ p: [UInt8]) -> Bool { beginsWith(text.span, p) }
+    static func beginsWith(_ text: Span<UInt8>, _ p: [UInt8]) -> Bool {
+        guard p.count <= text.count else { return false }
+        for i in 0..<p.count where text[i] != p[i] { return false }
+        return true
     }
 
-    static func endsWith(_ text: [UInt8], _ p: [UInt8]) -> Bool {
-        p.count <= text.count && text[(text.count - p.count)...].elementsEqual(p)
+    static func endsWith(_ text: [UInt8], _ p: [UInt8]) -> Bool { endsWith(text.span, p) }
+    static func endsWith(_ text: Span<UInt8>, _ p: [UInt8]) -> Bool {
+        guard p.count <= text.count else { return false }
+        let base = text.count - p.count
+        for i in 0..<p.count where text[base + i] != p[i] { return false }
+        return true
     }
 
-    static func contains(_ text: [UInt8], _ p: [UInt8]) -> Bool {
+    static func equal(_ text: Span<UInt8>, _ p: [UInt8]) -> Bool {
+        text.count == p.count && beginsWith(text, p)
+    }
+
+    /// Unsigned byte-wise order, a proper prefix smaller (as `QValue.bytes`).
+    static func compare(_ text: Span<UInt8>, _ p: [UInt8]) -> Int {
+        let n = Swift.min(text.count, p.count)
+        for i in 0..<n where text[i] != p[i] { return text[i] < p[i] ? -1 : 1 }
+        return text.count == p.count ? 0 : (text.count < p.count ? -1 : 1)
+    }
+
+    static func contains(_ text: [UInt8], _ p: [UInt8]) -> Bool { contains(text.span, p) }
+    static func contains(_ text: Span<UInt8>, _ p: [UInt8]) -> Bool {
         if p.isEmpty { return true }
         guard p.count <= text.count else { return false }
         let first = p[0]
-        return text.withUnsafeBufferPointer { t in
-            p.withUnsafeBufferPointer { q in
-                var i = 0
-                let last = t.count - q.count
-                while i <= last {
-                    if t[i] == first {
-                        var k = 1
-                        while k < q.count, t[i + k] == q[k] { k += 1 }
-                        if k == q.count { return true }
-                    }
-                    i += 1
-                }
-                return false
+        var i = 0
+        let last = text.count - p.count
+        while i <= last {
+            if text[i] == first {
+                var k = 1
+                while k < p.count, text[i + k] == p[k] { k += 1 }
+                if k == p.count { return true }
             }
+            i += 1
         }
+        return false
+    }
+
+    /// The bytes of a span, copied (for the operators that have no span form).
+    static func array(_ text: Span<UInt8>) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(text.count)
+        for i in text.indices { out.append(text[i]) }
+        return out
     }
 
     /// LIKE: `*` matches any run of bytes, `?` one UTF-8 character, anything else itself (or,

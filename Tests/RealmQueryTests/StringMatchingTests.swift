@@ -105,4 +105,27 @@ final class StringMatchingTests: XCTestCase {
         let pattern = Array((String(repeating: "*a", count: 20) + "*b").utf8)
         XCTAssertFalse(StringMatching.like(text, pattern))
     }
+
+    /// `CONTAINS[c]` with an ASCII pattern compares bytes directly; it must agree with the
+    /// general case-folding comparison tried at every offset, also in non-ASCII text.
+    func testASCIIContainsInsAgreesWithFoldingAtEveryOffset() {
+        let alphabet = ["a", "A", "r", "R", "é", "É", "ß", " ", "x", "\u{0}"].map { Array($0.utf8) }
+        var state: UInt64 = 1
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        var found = 0
+        for _ in 0..<2000 {
+            let text = (0..<next(12)).flatMap { _ in alphabet[next(alphabet.count)] }
+            for pattern in ["ar", "AR", "a", "r a", "ra\u{0}", "é", "aé"] {
+                let f = folded(pattern)
+                let general = text.count >= f.pattern.count
+                    && (0...(text.count - f.pattern.count)).contains { StringMatching.equalFold(text.span, $0, f) }
+                XCTAssertEqual(StringMatching.containsIns(text, f), general, "\(text) CONTAINS[c] \(pattern)")
+                if general { found += 1 }
+            }
+        }
+        XCTAssertGreaterThan(found, 1000)
+    }
 }

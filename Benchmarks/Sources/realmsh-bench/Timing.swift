@@ -1,0 +1,60 @@
+import Glibc
+
+/// Monotonic wall clock, in seconds.
+func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Timings of one engine in one workload.
+struct Samples {
+    var seconds: [Double] = []
+    var median: Double {
+        let s = seconds.sorted()
+        guard !s.isEmpty else { return .nan }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+    var min: Double { seconds.min() ?? .nan }
+    var max: Double { seconds.max() ?? .nan }
+}
+
+/// Runs each contender once untimed (warm-up), then `runs` timed rounds in which the
+/// contenders take turns, so that drift of the machine hits all of them (workloads.md §3).
+/// Every run's result goes through `check`; a run with a wrong result is an error.
+func alternate(runs: Int, _ contenders: [(name: String, run: () throws -> Void)]) throws -> [Samples] {
+    for c in contenders { try c.run() }
+    var out = Array(repeating: Samples(), count: contenders.count)
+    for _ in 0..<runs {
+        for (k, c) in contenders.enumerated() {
+            let start = now()
+            try c.run()
+            out[k].seconds.append(now() - start)
+        }
+    }
+    return out
+}
+
+/// "12.3 ms" style, three significant figures.
+func milliseconds(_ s: Double) -> String {
+    let ms = s * 1000
+    if ms >= 100 { return String(format1: ms, decimals: 0) + " ms" }
+    if ms >= 10 { return String(format1: ms, decimals: 1) + " ms" }
+    if ms >= 1 { return String(format1: ms, decimals: 2) + " ms" }
+    return String(format1: ms * 1000, decimals: 0) + " µs"
+}
+
+extension String {
+    /// Fixed-point text without Foundation.
+    init(format1 value: Double, decimals: Int) {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let r = (value * scale).rounded()
+        let whole = Int(r / scale)
+        let frac = Int(abs(r) - abs(Double(whole)) * scale)
+        if decimals == 0 { self = String(whole); return }
+        var f = String(frac)
+        while f.count < decimals { f = "0" + f }
+        self = (r < 0 && whole == 0 ? "-" : "") + String(whole) + "." + f
+    }
+}

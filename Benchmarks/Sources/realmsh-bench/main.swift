@@ -1,0 +1,52 @@
+import Glibc
+
+/// realmsh-bench: in-process benchmarks of realmsh against SQLite (see ../../README.md).
+///
+///   realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,…]
+///
+/// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift).
+let usage = """
+    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9]
+      --rows N    objects (default 1000000; §5's expected results are checked only then)
+      --runs K    timed runs per contender after one warm-up (default 11)
+      --work DIR  where the generated .realm/.sqlite files are kept between runs
+                  (default $TMPDIR or /tmp, realmsh-bench/)
+      --only LIST run only these workloads
+    """
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+    print(usage)
+    exit(64)
+}
+arguments.removeFirst()
+var options: [String: String] = [:]
+while let flag = arguments.first, flag.hasPrefix("--"), arguments.count >= 2 {
+    options[String(flag.dropFirst(2))] = arguments[1]
+    arguments.removeFirst(2)
+}
+guard arguments.isEmpty else {
+    print(usage)
+    exit(64)
+}
+let tmp = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+let work = options["work"] ?? tmp + "/realmsh-bench"
+mkdir(work, 0o755)
+
+do {
+    switch command {
+    case "query":
+        guard let rows = Int(options["rows"] ?? "1000000"), rows > 0, let runs = Int(options["runs"] ?? "11"), runs > 0 else {
+            print(usage)
+            exit(64)
+        }
+        let only = options["only"].map { Set($0.split(separator: ",").map(String.init)) }
+        try QueryWorkloads(rows: rows, runs: runs, work: work, only: only).run()
+    default:
+        print(usage)
+        exit(64)
+    }
+} catch {
+    print("realmsh-bench: \(error)")
+    exit(1)
+}

@@ -1,0 +1,177 @@
+/// A string leaf read in place (realm-format.md §9.4), for scans that test each value without
+/// decoding the leaf into arrays: a value is handed out as a `Span` over the file's bytes (short
+/// strings: their slot; medium: their stretch of the blob; big: their own blob node), or nil for
+/// null. Only enumerated leaves and chunked big blobs are decoded (rare: §9.4.4, §9.6).
+///
+/// Everything read from disk is checked before it is used: the node extents when the reader is
+/// made (`Node`), each medium value's offsets and each big value's blob when that value is read
+/// (a damaged value throws `FormatError.corrupt`, as `decodeStrings` does).
+public struct StringLeafReader {
+    private enum Form {
+        /// §9.4.1: w-byte slots whose last byte is w − 1 − length; width 0 is all null.
+        case short
+        /// §9.4.2: [offsets (ends), blob, nulls?]; each value carries a terminating 0 byte.
+        case medium
+        /// §9.4.3: one blob ref per value, 0 = null.
+        case big
+        /// §9.4.4 and anything decoded: the values themselves.
+        case decoded
+    }
+
+    // The hot forms (short, medium) read through plain views of the mapped bytes, which the
+    // `snapshot` reference keeps alive: no reference counting per value.
+    private let form: Form
+    /// Short: the slots; medium: the blob.
+    private let bytes: UnsafeRawBufferPointer
+    /// Short: the slot width.
+    private let width: Int
+    /// Medium: the end offsets and the null flags (count 0 when absent).
+    private let offsets: PackedInts
+    private let nulls: PackedInts
+    private let offsetsRef: Int
+    private let bigNode: Node?
+    private let decoded: [[UInt8]?]
+    private let snapshot: Snapshot
+    public let count: Int
+
+    /// As `Snapshot.decodeStrings(ref, nullable: true, enumValues:)`.
+    public init(_ snapshot: Snapshot, ref: Int, enumValues: Int? = nil) throws(FormatError) {
+        self.snapshot = snapshot
+        let node = try snapshot.node(ref)
+        var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        var width = 0, offsets = PackedInts(), nulls = PackedInts()
+        var bigNode: Node?, decoded = [[UInt8]?]()
+        if !node.hasRefs, node.header.widthType == .multiply {
+            form = .short
+            bytes = node.payloadBytes()
+            width = node.width
+            count = node.count
+        } else if !node.hasRefs {
+            decoded = try snapshot.decodeStrings(ref, nullable: true, enumValues: enumValues)
+            form = .decoded
+            count = decoded.count
+        } else if node.context {
+            form = .big
+            bigNode = node
+            count = node.count
+        } else {
+            guard node.count >= 2, let r = node.ref(0) else {
+                throw .corrupt(offset: node.ref, reason: "small-blob leaf lacks its offsets")
+            }
+            let o = try snapshot.node(r)
+            let blob = try node.ref(1).map { r throws(FormatError) in try snapshot.node(r) }
+            let n = try node.ref(2).map { r throws(FormatError) in try snapshot.node(r) }
+            if let n, n.count < o.count {
+                throw .corrupt(offset: n.ref, reason: "null flags shorter than the offsets")
+            }
+            form = .medium
+            bytes = blob?.payloadBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            offsets = PackedInts(o)
+            nulls = n.map(PackedInts.init) ?? PackedInts()
+            count = o.count
+        }
+        offsetsRef = node.ref
+        self.bytes = bytes
+        self.width = width
+        self.offsets = offsets
+        self.nulls = nulls
+        self.bigNode = bigNode
+        self.decoded = decoded
+    }
+
+    /// `test` applied to value `i` (0 ..< count): its bytes without the terminator, or nil for
+    /// null. The span is valid only during the call.
+    @inline(__always)
+    public func matches(_ i: Int, _ test: (Span<UInt8>?) -> Bool) throws(FormatError) -> Bool {
+        switch form {
+        case .short:
+            let w = width
+            guard w > 0 else { return test(nil) }
+            let base = i &* w
+            let length = w &- 1 &- Int(bytes[base &+ w &- 1])
+            if length < 0 { return test(nil) }
+            let value = UnsafeRawBufferPointer(rebasing: bytes[base..<(base &+ length)]).assumingMemoryBound(to: UInt8.self)
+            return test(Span(_unsafeElements: value))
+        case .medium:
+            let start = i == 0 ? 0 : Int(offsets.int(i &- 1))
+            let end = Int(offsets.int(i))
+            guard start >= 0, end >= start, end <= bytes.count else {
+                throw .corrupt(offset: offsetsRef, reason: "blob offset \(end) is outside a blob of \(bytes.count) bytes")
+            }
+            if i < nulls.count, nulls.int(i) != 0 { return test(nil) }
+            guard end &- 1 >= start else {
+                throw .corrupt(offset: offsetsRef, reason: "string without its terminating byte")
+            }
+            let value = UnsafeRawBufferPointer(rebasing: bytes[start..<(end &- 1)]).assumingMemoryBound(to: UInt8.self)
+            return test(Span(_unsafeElements: value))
+        case .big:
+            guard let node = bigNode, let r = node.ref(i) else { return test(nil) }
+            let blob = try snapshot.node(r)
+            if blob.hasRefs {
+                var bytes = try snapshot.decodeBlob(r)
+                guard !bytes.isEmpty else { throw .corrupt(offset: r, reason: "string blob without its terminating byte") }
+                bytes.removeLast()
+                return test(bytes.span)
+            }
+            guard blob.header.widthType == .ignore || blob.count == 0 else {
+                throw .corrupt(offset: r, reason: "blob node does not have width type 'ignore'")
+            }
+            let payload = blob.payloadBytes()
+            guard payload.count >= 1 else { throw .corrupt(offset: r, reason: "string blob without its terminating byte") }
+            let value = UnsafeRawBufferPointer(rebasing: payload[0..<(payload.count &- 1)]).assumingMemoryBound(to: UInt8.self)
+            return test(Span(_unsafeElements: value))
+        case .decoded:
+            guard let v = decoded[i] else { return test(nil) }
+            return test(v.span)
+        }
+    }
+
+    /// Value `i` copied out (nil for null).
+    public func value(_ i: Int) throws(FormatError) -> [UInt8]? {
+        var out: [UInt8]?
+        _ = try matches(i) { s in
+            guard let s else { return false }
+            var a = [UInt8]()
+            a.reserveCapacity(s.count)
+            for k in s.indices { a.append(s[k]) }
+            out = a
+            return true
+        }
+        return out
+    }
+}
+
+/// The elements of an integer array (§4.3) through a plain view of its payload, read as
+/// `Node.int` reads them; the node's extent was checked when it was made.
+private struct PackedInts {
+    let bytes: UnsafeRawBufferPointer
+    let width: Int
+    let count: Int
+
+    init() {
+        bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        width = 0
+        count = 0
+    }
+
+    init(_ node: Node) {
+        // `Node` guarantees count × width bits of payload whatever the width type.
+        bytes = node.image.rawSlice(node.payload, (node.count * node.width + 7) / 8)
+        width = node.width
+        count = node.count
+    }
+
+    @inline(__always)
+    func int(_ i: Int) -> Int64 {
+        switch width {
+        case 0: return 0
+        case 1: return Int64((bytes[i >> 3] >> UInt8(i & 7)) & 1)
+        case 2: return Int64((bytes[i >> 2] >> UInt8((i & 3) << 1)) & 3)
+        case 4: return Int64((bytes[i >> 1] >> UInt8((i & 1) << 2)) & 15)
+        case 8: return Int64(Int8(bitPattern: bytes[i]))
+        case 16: return Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* i, as: Int16.self)))
+        case 32: return Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self)))
+        default: return Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: Int64.self))
+        }
+    }
+}

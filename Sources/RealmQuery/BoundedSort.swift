@@ -1,0 +1,153 @@
+import RealmFormat
+
+/// `SORT(…) LIMIT(n)` on properties of the queried class itself, as a bounded selection over
+/// the rows in table order: the first key of each row is compared where it lies in the file
+/// (strings as bytes in place, ints unpacked) with the largest of the `n` rows kept so far,
+/// and only rows that could enter the selection have their keys materialized. The order is
+/// SortTable's (realm-core's `Sorter`): key by key in Mixed order, ties by position, so the
+/// result is the first `n` rows of the full sort.
+struct BoundedSort {
+    let table: TableData
+    let keys: [SortKey]
+    let limit: Int
+
+    /// nil when the keys are not all plain properties of the class, or the first is neither
+    /// an int nor a string property: the caller sorts in full.
+    static func make(table: TableData, keys: [SortKey], limit: Int) -> BoundedSort? {
+        guard limit > 0, let first = keys.first?.path.first?.column, first.type == .int || first.type == .string else { return nil }
+        for k in keys {
+            guard k.path.count == 1, k.dictionaryKey == nil, k.path[0].table === table,
+                  k.path[0].column.collection == nil else { return nil }
+        }
+        return BoundedSort(table: table, keys: keys, limit: limit)
+    }
+
+    private struct Entry {
+        let row: Int
+        let values: [QValue]
+    }
+
+    /// The first `limit` of `rows` (ascending table rows) in sort order.
+    func rows(_ rows: [Int]) throws -> [Int] {
+        let snapshot = table.snapshot
+        let leaves = try table.leaves()
+        let ascending = keys.map(\.ascending)
+        let firstAscending = ascending[0]
+        let columns = keys.map { $0.path[0].column }
+        var heap = [Entry]()           // max-heap: heap[0] is the last of the rows kept
+        heap.reserveCapacity(limit)
+
+        // Entries in sort order; `a.row < b.row` breaks ties (rows arrive in ascending order).
+        func less(_ a: Entry, _ b: Entry) -> Bool {
+            for t in 0..<a.values.count {
+                let c = QValue.compare(a.values[t], b.values[t])
+                if c != 0 { return ascending[t] ? c < 0 : c > 0 }
+            }
+            return a.row < b.row
+        }
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var top = i
+                if l < heap.count && less(heap[top], heap[l]) { top = l }
+                if r < heap.count && less(heap[top], heap[r]) { top = r }
+                if top == i { return }
+                heap.swapAt(i, top)
+                i = top
+            }
+        }
+        func push(_ e: Entry) {
+            heap.append(e)
+            var c = heap.count - 1
+            while c > 0 {
+                let p = (c - 1) / 2
+                guard less(heap[p], heap[c]) else { break }
+                heap.swapAt(p, c)
+                c = p
+            }
+        }
+
+        var k = 0      // position in `rows`
+        for (leaf, start) in leaves {
+            let end = start + leaf.count
+            guard k < rows.count else { break }
+            guard rows[k] < end else { continue }
+            // The first key in place; the others decoded for this leaf only when needed.
+            guard let ref = leaf.columnRef(columns[0].leafIndex) else {
+                throw FormatError.corrupt(offset: leaf.node.ref, reason: "class '\(table.className)': no data for property '\(columns[0].name)'")
+            }
+            var strings: StringLeafReader?
+            var ints: IntegerLeaf?
+            if columns[0].type == .string {
+                strings = try StringLeafReader(snapshot, ref: ref, enumValues: table.table.enumValuesRef(for: columns[0]))
+            } else {
+                ints = try IntegerLeaf(snapshot, ref: ref, nullable: columns[0].isNullable)
+            }
+            guard (strings?.count ?? ints?.count) == leaf.count else {
+                throw FormatError.corrupt(offset: ref, reason: "class '\(table.className)': property '\(columns[0].name)' holds a different number of values than objects")
+            }
+            var decoded = [[Value]?](repeating: nil, count: columns.count)
+
+            func firstValue(_ i: Int) throws -> QValue {
+                if let strings { return try strings.value(i).map(QValue.string) ?? .null }
+                if let ints { return ints.isNull(i) ? .null : .int(ints[i]) }
+                return .null
+            }
+            func entry(_ row: Int) throws -> Entry {
+                let i = row - start
+                var values = [try firstValue(i)]
+                values.reserveCapacity(columns.count)
+                for t in 1..<max(columns.count, 1) {
+                    if decoded[t] == nil { decoded[t] = try table.decode(columns[t], in: leaf) }
+                    values.append(QValue(decoded[t]![i]))
+                }
+                return Entry(row: row, values: values)
+            }
+            // The first key of row `i` against the last kept row's: < 0 when it sorts before.
+            func compareFirst(_ i: Int, _ kept: QValue) throws -> Int {
+                var c: Int
+                if let strings {
+                    c = 0
+                    _ = try strings.matches(i) { s in
+                        guard let s else {
+                            c = kept.isNull ? 0 : -1        // null sorts first (Mixed order)
+                            return true
+                        }
+                        if case let .string(b) = kept {
+                            c = StringMatching.compare(s, b)
+                        } else {
+                            c = QValue.compare(.string(StringMatching.array(s)), kept)
+                        }
+                        return true
+                    }
+                } else if let ints {
+                    c = QValue.compare(ints.isNull(i) ? .null : .int(ints[i]), kept)
+                } else {
+                    c = 0
+                }
+                return firstAscending ? c : -c
+            }
+
+            while k < rows.count, rows[k] < end {
+                let row = rows[k]
+                k += 1
+                guard row >= start else { continue }
+                if heap.count < limit {
+                    push(try entry(row))
+                    continue
+                }
+                let c = try compareFirst(row - start, heap[0].values[0])
+                // After the last kept row on the first key, or tied on the only key (a later
+                // row loses ties): it cannot enter.
+                if c > 0 || (c == 0 && columns.count == 1) { continue }
+                let e = try entry(row)
+                if less(e, heap[0]) {
+                    heap[0] = e
+                    siftDown(0)
+                }
+            }
+        }
+        return heap.sorted(by: less).map(\.row)
+    }
+}

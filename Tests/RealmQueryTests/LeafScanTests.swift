@@ -1,0 +1,108 @@
+import RealmFormat
+@testable import RealmQuery
+import RealmTestSupport
+import XCTest
+
+/// The leaf scans of single-property conditions (Evaluator.scan: ints, bools and doubles marked
+/// a leaf at a time, strings tested in place) give exactly what the decoded path gives: the
+/// same `DirectCondition` applied to every decoded value. On the `large` fixture (50,000 items,
+/// many leaves; short, medium and null strings).
+final class LeafScanTests: XCTestCase {
+    func testScansAgreeWithTheDecodedValuesForEveryOperator() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let n = try items.count()
+        let ops: [DirectCondition.Operator] = [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual,
+                                               .equalIns, .notEqualIns, .beginsWith, .beginsWithIns, .endsWith, .endsWithIns,
+                                               .contains, .containsIns, .like, .likeIns]
+        let constants: [String: (DataType, [QValue])] = [
+            "quantity": (.int, [.int(0), .int(50), .int(-1), .int(Int64.min), .int(Int64.max), .null]),
+            "optInt": (.int, [.int(0), .int(7), .int(Int64.min), .int(Int64.max), .null]),
+            "active": (.bool, [.bool(true), .bool(false), .null]),
+            "score": (.double, [.double(50), .double(0), .double(.nan), .float(2.5), .null]),
+            "name": (.string, [.string(Array("item".utf8)), .string(Array("ITEM 1".utf8)), .string([]), .string(Array("é".utf8)), .null]),
+            "optString": (.string, [.string(Array("a".utf8)), .string(Array("S".utf8)), .string([]), .null]),
+        ]
+        var checked = 0, matchedSome = 0
+        for (name, (type, values)) in constants {
+            let column = try XCTUnwrap(items.column(named: name))
+            let decoded = try items.values(column)
+            for op in ops where type == .string || [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual].contains(op) {
+                for value in values {
+                    let d = DirectCondition(column: column, type: type, op: op, value: value)
+                    // Every row a candidate, and every third row.
+                    for stride in [1, 3] {
+                        var candidates = Bitset(count: n)
+                        for r in Swift.stride(from: 0, to: n, by: stride) { candidates.insert(r) }
+                        let scanned = try XCTUnwrap(try Evaluator(table: items).scan(d, candidates), "\(name) is scanned")
+                        var expected = Bitset(count: n)
+                        candidates.forEach { r in if d.matches(decoded[r]) { expected.insert(r) } }
+                        XCTAssertEqual(scanned, expected, "\(name) \(op) \(value), every \(stride) rows")
+                        checked += 1
+                        if !expected.isEmpty && expected != candidates { matchedSome += 1 }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(matchedSome, checked / 5, "the conditions select proper subsets, not only all or nothing")
+    }
+
+    /// Counts take the bits set; a count with LIMIT still counts the rows shown.
+    func testCountsWithAndWithoutOrderings() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let q = try Query(store: store, className: "Item", "quantity > 10 AND active == true")
+        XCTAssertEqual(try q.count(), try q.rows().count)
+        XCTAssertEqual(try Query(store: store, className: "Item", "quantity > 10 LIMIT(5)").count(), 5)
+    }
+
+    /// Table aggregates summed in place agree with the decoded values.
+    func testAggregatesAgreeWithTheDecodedValues() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let q = try Query(store: store, className: "Item", "active == true")
+        let rows = try q.rows()
+        let score = try items.values(XCTUnwrap(items.column(named: "score")))
+        let optInt = try items.values(XCTUnwrap(items.column(named: "optInt")))
+        let scores = rows.compactMap { if case let .double(d) = score[$0] { return d } else { return nil } }
+        let ints = rows.compactMap { optInt[$0].intValue }
+        XCTAssertFalse(ints.isEmpty)
+        XCTAssertEqual(try q.sum("score"), .double(scores.reduce(0, +)))
+        XCTAssertEqual(try q.average("score"), .double(scores.reduce(0, +) / Double(scores.count)))
+        XCTAssertEqual(try q.sum("optInt"), .int(ints.reduce(0, &+)))
+        XCTAssertEqual(try q.max("optInt"), .int(ints.max()!))
+        XCTAssertEqual(try q.min("optInt"), .int(ints.min()!))
+        XCTAssertEqual(try Query(store: store, className: "Item", "FALSEPREDICATE").average("score"), .null)
+    }
+
+    /// A primary-key lookup through the index finds each object's row; a missing key finds none.
+    func testPrimaryKeyLookupFindsEveryObject() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let id = try XCTUnwrap(items.column(named: "id"))
+        let ids = try items.values(id)
+        for row in Swift.stride(from: 0, to: ids.count, by: 97) {
+            XCTAssertEqual(try items.row(primaryKey: ids[row]), row)
+            XCTAssertEqual(try items.value(of: id, atRow: row), ids[row])
+        }
+        XCTAssertNil(try items.row(primaryKey: .int(-12345)))
+    }
+
+    /// `==` on an indexed int property (here the primary key) asks the index and confirms each
+    /// candidate in place: the same rows as the scan, for present, absent and null constants.
+    func testIndexedIntEqualityAgreesWithTheScan() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let id = try XCTUnwrap(items.column(named: "id"))
+        XCTAssertTrue(id.hasSearchIndex)
+        let n = try items.count()
+        let all = Bitset(count: n, filled: true)
+        var found = 0
+        for v in try items.values(id).prefix(40).map(QValue.init) + [.int(-1), .int(Int64.max), .null] {
+            let d = DirectCondition(column: id, type: .int, op: .equal, value: v)
+            let indexed = try XCTUnwrap(try Evaluator(table: items).indexLookup(d, all), "\(v) goes through the index")
+            XCTAssertEqual(indexed, try Evaluator(table: items).scan(d, all), "id == \(v)")
+            found += indexed.cardinality
+        }
+        XCTAssertEqual(found, 40)
+    }
+}
