@@ -24,6 +24,8 @@ public enum FormatError: Error, Equatable, Sendable {
     case locked(path: String)
     /// The file can be read but not written by realmsh (old format, sync history, encryption).
     case cannotWrite(reason: String)
+    /// A unique index (a primary key's) already holds an equal value, for object `existing`.
+    case duplicateKey(existing: Int64)
     /// The user pressed Ctrl-C while the interactive shell was reading (`Platform.readsCancelled`).
     case interrupted
     /// An operating-system call failed.
@@ -54,6 +56,8 @@ public enum FormatError: Error, Equatable, Sendable {
             return "\(path) is open in another process (an app, a simulator or another realmsh); close it and try again"
         case let .cannotWrite(reason):
             return "cannot write this file: \(reason)"
+        case let .duplicateKey(existing):
+            return "an object with this primary key exists already (ObjKey \(existing))"
         case .interrupted:
             return "interrupted"
         case let .io(path, code, action):

@@ -12,13 +12,13 @@ enum WriteSupport {
             switch e {
             case .locked: return ShellError(e.message, code: .tempFail)
             case .cannotWrite: return ShellError("\(path): \(e.message)", code: .unavailable)
+            case .duplicateKey: return ShellError("\(path): \(e.message); nothing was written", code: .dataError)
             default: return ShellError.reading(path, e)
             }
         default: return ShellError.from(error, path: path)
         }
     }
 
-    /// JSON from a file, or standard input for `-`.
     /// The bytes of a JSON input: a file, or standard input for `-`.
     static func readBytes(_ source: String) throws(ShellError) -> [UInt8] {
         if source == "-" { return Platform.readStandardInput() }

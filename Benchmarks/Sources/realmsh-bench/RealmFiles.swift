@@ -42,19 +42,33 @@ enum RealmFiles {
         ])
     }
 
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    static func writeFile(_ path: String, _ bytes: [UInt8], sync: Bool = false) throws {
         guard let f = fopen(path, "wb") else { throw BenchError("cannot create \(path)") }
         defer { fclose(f) }
         guard fwrite(bytes, 1, bytes.count, f) == bytes.count else { throw BenchError("cannot write \(path)") }
+        if sync { guard fflush(f) == 0, fsync(fileno(f)) == 0 else { throw BenchError("cannot sync \(path)") } }
     }
 }
 
 /// The SQLite database of the benchmark: §1's DDL, the same rows, WAL mode. Not timed.
 enum SQLiteFile {
     static func build(path: String, rows: [Person]) throws {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        try insertAll(rows, into: path)
+        try SQLiteDB(path: path).exec("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// A connection as the write workloads use it: WAL, `synchronous=FULL` (durable commits).
+    static func open(_ path: String) throws -> SQLiteDB {
         let db = try SQLiteDB(path: path)
         try db.exec("PRAGMA journal_mode=WAL")
+        try db.exec("PRAGMA synchronous=FULL")
+        return db
+    }
+
+    /// Workload 1: a new database, the rows in one transaction with one prepared statement.
+    static func insertAll(_ rows: [Person], into path: String) throws {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        let db = try open(path)
         try db.exec("""
             CREATE TABLE Person(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL,
                                 score REAL NOT NULL, active INTEGER NOT NULL, created INTEGER NOT NULL, email TEXT)
@@ -73,7 +87,6 @@ enum SQLiteFile {
             _ = try insert.step()
         }
         try db.exec("COMMIT")
-        try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }
 

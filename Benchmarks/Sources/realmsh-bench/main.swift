@@ -4,11 +4,13 @@ import Glibc
 ///
 ///   realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,…]
 ///
-/// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift).
+/// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift,
+/// write: WriteWorkloads.swift).
 let usage = """
     usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9]
+           realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 9,10,11]
       --rows N    objects (default 1000000; §5's expected results are checked only then)
-      --runs K    timed runs per contender after one warm-up (default 11)
+      --runs K    timed runs per contender after one warm-up (default 11 for query, 5 for write)
       --work DIR  where the generated .realm/.sqlite files are kept between runs
                   (default $TMPDIR or /tmp, realmsh-bench/)
       --only LIST run only these workloads
@@ -42,6 +44,13 @@ do {
         }
         let only = options["only"].map { Set($0.split(separator: ",").map(String.init)) }
         try QueryWorkloads(rows: rows, runs: runs, work: work, only: only).run()
+    case "write":
+        guard let rows = Int(options["rows"] ?? "1000000"), rows > 0, let runs = Int(options["runs"] ?? "5"), runs > 0 else {
+            print(usage)
+            exit(64)
+        }
+        let only = options["only"].map { Set($0.split(separator: ",").map(String.init)) }
+        try WriteWorkloads(rows: rows, runs: runs, work: work, only: only).run()
     default:
         print(usage)
         exit(64)

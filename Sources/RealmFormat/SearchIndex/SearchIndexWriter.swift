@@ -27,15 +27,17 @@ public struct SearchIndexWriter {
     public static func makeEmpty() -> MutableNode { makeNode(inner: false) }
 
     /// Adds `objKey` with `value`; returns the root, new if the old one split.
-    public func insert(_ value: Value, objKey: Int64, into root: MutableNode) throws(FormatError) -> MutableNode {
-        let op = Operation(objKey: objKey, value: value, data: try indexBytes(value))
+    /// `unique` (primary keys): when another object has an equal value, nothing changes and
+    /// `FormatError.duplicateKey` names it.
+    public func insert(_ value: Value, objKey: Int64, into root: MutableNode, unique: Bool = false) throws(FormatError) -> MutableNode {
+        let op = Operation(objKey: objKey, value: value, data: try indexBytes(value), unique: unique)
         return try newRoot(root, try insert(op, into: root, offset: 0))
     }
 
     /// Removes `objKey`, whose value is `value`; returns the root, which changes when an inner
     /// root is left with one child (§13.10).
     public func erase(_ value: Value, objKey: Int64, from root: MutableNode) throws(FormatError) -> MutableNode {
-        let op = Operation(objKey: objKey, value: value, data: try indexBytes(value))
+        let op = Operation(objKey: objKey, value: value, data: try indexBytes(value), unique: false)
         try erase(op, from: root, offset: 0)
         var root = root
         while root.isInner && root.count == 2 {
@@ -47,6 +49,39 @@ public struct SearchIndexWriter {
         return root
     }
 
+    /// The objects whose value equals `value` (Realm's comparison), found in the tree as it is
+    /// now: the lookup of §12.4's descent, then each candidate's value confirmed.
+    public func find(_ value: Value, in root: MutableNode) throws(FormatError) -> [Int64] {
+        guard let data = IndexKey.bytes(of: value, columnType: columnType) else { return [] }
+        var node = root
+        var offset = 0
+        while true {
+            let keysNode = try keys(node)
+            let i = lowerBound(keysNode, Int64(IndexKey.key(data, offset: offset)))
+            guard i < keysNode.count else { return [] }
+            if node.isInner {
+                node = try child(node, i + 1)
+                continue
+            }
+            guard keysNode[i] == Int64(IndexKey.key(data, offset: offset)) else { return [] }
+            switch try entry(node, i + 1) {
+            case let .single(objKey):
+                return ValueOrder.compare(try readValue(objKey), value) == 0 ? [objKey] : []
+            case let .child(c) where c.context:
+                node = c
+                offset += 4
+                guard offset <= IndexKey.maxOffset else { throw corrupt(c, "has a sub-index beyond byte offset \(IndexKey.maxOffset)") }
+            case let .child(c):
+                var out = [Int64]()
+                for k in try IndexDuplicateList(root: c, nodes: nodes, maxNodeSize: maxNodeSize).all()
+                where ValueOrder.compare(try readValue(k), value) == 0 {
+                    out.append(k)
+                }
+                return out
+            }
+        }
+    }
+
     // MARK: insertion (§12.4)
 
     /// The object being inserted or erased; its own value is `value`, whatever the column says.
@@ -54,6 +89,7 @@ public struct SearchIndexWriter {
         let objKey: Int64
         let value: Value
         let data: IndexBytes
+        let unique: Bool
     }
 
     /// What an insertion did to a node: nothing its parent must know, a new node before or
@@ -139,6 +175,7 @@ public struct SearchIndexWriter {
             let otherValue = try value(of: other, op)
             let order = ValueOrder.compare(otherValue, op.value)
             if order == 0 {
+                if op.unique { throw .duplicateKey(existing: other) }
                 replaceEntry(node, slot, with: IndexDuplicateList.make([min(other, op.objKey), max(other, op.objKey)]))
                 return true
             }
@@ -149,7 +186,7 @@ public struct SearchIndexWriter {
                 return true
             }
             var sub = Self.makeEmpty()
-            sub = try insert(Operation(objKey: other, value: otherValue, data: otherData), intoSubIndex: sub, offset: nextOffset)
+            sub = try insert(Operation(objKey: other, value: otherValue, data: otherData, unique: false), intoSubIndex: sub, offset: nextOffset)
             sub = try insert(op, intoSubIndex: sub, offset: nextOffset)
             replaceEntry(node, slot, with: sub)
             return true
@@ -171,11 +208,14 @@ public struct SearchIndexWriter {
             let k = try list.element(at)
             if ValueOrder.compare(try value(of: k, op), op.value) == 0 {
                 if k == op.objKey { return true }
+                if op.unique { throw .duplicateKey(existing: k) }
                 hasEqual = true
             }
         }
         if !hasEqual && at > 0 {
-            hasEqual = ValueOrder.compare(try value(of: try list.element(at - 1), op), op.value) == 0
+            let k = try list.element(at - 1)
+            hasEqual = ValueOrder.compare(try value(of: k, op), op.value) == 0
+            if hasEqual && op.unique { throw .duplicateKey(existing: k) }
         }
         if !hasEqual {
             let listData = try indexBytes(try value(of: try list.element(0), op))

@@ -41,10 +41,9 @@ public final class TableEditor {
     private let unwritable: [FormatError?]
     /// Index roots being edited, by spec index.
     private var indexRoots: [Int: MutableNode] = [:]
-    /// Objects made in this transaction, by primary key (the committed index knows the rest).
-    private var createdPrimaryKeys: [PrimaryKeyValue: Int64] = [:]
-    /// Committed objects removed in this transaction.
-    private var removedKeys: Set<Int64> = []
+    /// A change failed halfway (after some of its parts were made): the table must not be
+    /// written. (A duplicate primary key is found before anything changes.)
+    private var broken: FormatError?
 
     public init(transaction: WriteTransaction, table: Table) throws(FormatError) {
         guard table.tombstonesRef == nil else {
@@ -128,13 +127,13 @@ public final class TableEditor {
     /// plus the objects made in this transaction).
     public func objectKey(primaryKey value: Value) throws(FormatError) -> Int64? {
         guard let pk = primaryKeyColumn else { return nil }
-        let lookup = PrimaryKeyValue(value)
-        if let lookup, let key = createdPrimaryKeys[lookup] { return contains(key) ? key : nil }
+        snapshot.resetWorkBudget()
+        // Once this transaction changed the index, the index knows every object as it is now.
+        if let root = indexRoots[pk] { return try indexWriter(pk).find(value, in: root).first }
         guard let rootRef = table.columns[pk].searchIndexRef else {
             throw .corrupt(offset: table.ref, reason: "table '\(table.name)': the primary key has no search index")
         }
         guard let data = IndexKey.bytes(of: value, columnType: columns[pk].type) else { return nil }
-        snapshot.resetWorkBudget()
         for key in try SearchIndexReader(snapshot: snapshot, rootRef: rootRef).candidates(data) where contains(key) {
             if ValueOrder.compare(try self.value(key, column: pk), value) == 0 { return key }
         }
@@ -154,65 +153,75 @@ public final class TableEditor {
         }
     }
 
-    /// Adds object `key` (not present yet) with one value per column, and indexes it.
+    /// Adds object `key` (not present yet) with one value per column, and indexes it. A
+    /// primary key that another object has throws `FormatError.duplicateKey` with nothing changed.
     public func insert(key: Int64, values: [Value]) throws(FormatError) {
         snapshot.resetWorkBudget()
         guard values.count == columns.count else {
             throw .cannotWrite(reason: "table '\(table.name)': \(values.count) values for \(columns.count) columns")
         }
         guard !contains(key) else { throw .cannotWrite(reason: "table '\(table.name)': object \(key) exists already") }
-        var l = leafIndex(for: key)
-        var leaf = leaves[l]
-        try decodeAll(leaf)
-        var row = leaf.lowerBound(key)
-        if leaf.count >= Self.leafCapacity {
-            // A full leaf: an object past its end starts a new leaf (so appends fill leaves);
-            // otherwise the objects after it move to a new leaf (§8.3).
-            let sibling = ClusterLeafEdit(base: row == leaf.count ? key : leaf.keys[row], columnCount: columns.count)
-            if row < leaf.count {
-                sibling.keys = Array(leaf.keys[row...])
-                leaf.keys.removeSubrange(row...)
-                for c in columns.indices {
-                    sibling.cells[c] = Array(leaf.cells[c]![row...])
-                    leaf.cells[c]!.removeSubrange(row...)
-                    leaf.dirty[c] = true
+        try usable()
+        // The primary key first: its index refuses a duplicate before anything else changes.
+        if let pk = primaryKeyColumn {
+            indexRoots[pk] = try indexWriter(pk).insert(values[pk], objKey: key, into: try indexRoot(pk), unique: true)
+        }
+        try guarded { () throws(FormatError) in
+            for c in indexedColumns where c != primaryKeyColumn { try indexInsert(values[c], key: key, column: c) }
+            var l = leafIndex(for: key)
+            var leaf = leaves[l]
+            try decodeAll(leaf)
+            var row = leaf.lowerBound(key)
+            if leaf.count >= Self.leafCapacity {
+                // A full leaf: an object past its end starts a new leaf (so appends fill leaves);
+                // otherwise the objects after it move to a new leaf (§8.3).
+                let sibling = ClusterLeafEdit(base: row == leaf.count ? key : leaf.keys[row], columnCount: columns.count)
+                if row < leaf.count {
+                    sibling.keys = Array(leaf.keys[row...])
+                    leaf.keys.removeSubrange(row...)
+                    for c in columns.indices {
+                        sibling.cells[c] = Array(leaf.cells[c]![row...])
+                        leaf.cells[c]!.removeSubrange(row...)
+                        leaf.dirty[c] = true
+                    }
+                    leaf.keysChanged = true
+                } else {
+                    leaf = sibling
+                    row = 0
                 }
-                leaf.keysChanged = true
-            } else {
-                leaf = sibling
-                row = 0
+                leaves.insert(sibling, at: l + 1)
+                if leaf === sibling { l += 1 }
             }
-            leaves.insert(sibling, at: l + 1)
-            if leaf === sibling { l += 1 }
+            if row == leaf.count {
+                leaf.keys.append(key)
+                for c in columns.indices { leaf.cells[c]!.append(values[c]) }
+            } else {
+                leaf.keys.insert(key, at: row)
+                for c in columns.indices { leaf.cells[c]!.insert(values[c], at: row) }
+            }
+            if !leaf.allDirty {
+                for c in columns.indices { leaf.dirty[c] = true }
+            }
+            leaf.keysChanged = true
+            objectCount += 1
+            isModified = true
         }
-        if row == leaf.count {
-            leaf.keys.append(key)
-            for c in columns.indices { leaf.cells[c]!.append(values[c]) }
-        } else {
-            leaf.keys.insert(key, at: row)
-            for c in columns.indices { leaf.cells[c]!.insert(values[c], at: row) }
-        }
-        if !leaf.allDirty {
-            for c in columns.indices { leaf.dirty[c] = true }
-        }
-        leaf.keysChanged = true
-        objectCount += 1
-        isModified = true
-        for c in indexedColumns { try indexInsert(values[c], key: key, column: c) }
-        if let pk = primaryKeyColumn, let lookup = PrimaryKeyValue(values[pk]) { createdPrimaryKeys[lookup] = key }
     }
 
     /// Sets column `c` of object `key`; indexes follow (only when the value changes, §13.10).
     public func set(_ key: Int64, column c: Int, _ value: Value) throws(FormatError) {
         snapshot.resetWorkBudget()
+        try usable()
         guard let (leaf, row) = locate(key) else { throw missing(key) }
         let old = try cells(leaf, c)[row]
+        try checkWritable(leaf, c)
         if indexedColumns.contains(c) {
             guard old != value else { return }
-            try indexErase(old, key: key, column: c)
-            try indexInsert(value, key: key, column: c)
+            try guarded { () throws(FormatError) in
+                try indexErase(old, key: key, column: c)
+                indexRoots[c] = try indexWriter(c).insert(value, objKey: key, into: try indexRoot(c), unique: c == primaryKeyColumn)
+            }
         }
-        try checkWritable(leaf, c)
         leaf.cells[c]![row] = value
         leaf.dirty[c] = true
         isModified = true
@@ -228,6 +237,11 @@ public final class TableEditor {
     /// rows, in one pass over each leaf they are in.
     public func remove(_ keys: [Int64]) throws(FormatError) {
         snapshot.resetWorkBudget()
+        try usable()
+        try guarded { () throws(FormatError) in try removeRows(keys) }
+    }
+
+    private func removeRows(_ keys: [Int64]) throws(FormatError) {
         let sorted = keys.sorted()
         var i = 0
         while i < sorted.count {
@@ -241,7 +255,6 @@ public final class TableEditor {
             try decodeAll(leaf)
             for row in rows {
                 for c in indexedColumns { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
-                removedKeys.insert(leaf.keys[row])
             }
             var keep = [Bool](repeating: true, count: leaf.count)
             for row in rows { keep[row] = false }
@@ -261,12 +274,26 @@ public final class TableEditor {
         }
     }
 
+    /// Runs a change whose parts cannot all be undone: if one fails, the table is marked
+    /// unusable, so the transaction cannot commit half of it.
+    private func guarded(_ change: () throws(FormatError) -> Void) throws(FormatError) {
+        do { try change() } catch {
+            broken = error
+            throw error
+        }
+    }
+
+    private func usable() throws(FormatError) {
+        if let broken { throw .cannotWrite(reason: "table '\(table.name)': an earlier change failed halfway (\(broken.message)); roll back") }
+    }
+
     // MARK: finishing
 
     /// Writes the changes into the transaction's tree: changed leaves, new inner nodes, index
     /// roots, the key sequence and content version (§13.10); releases what they replace.
     public func finish() throws(FormatError) {
         snapshot.resetWorkBudget()
+        try usable()
         guard isModified else { return }
         try mergeSmallLeaves()
         // The first leaf has offset 0 (§8.2): re-base it when an earlier leaf went away.
@@ -450,23 +477,5 @@ public final class TableEditor {
 
     private func missing(_ key: Int64) -> FormatError {
         .cannotWrite(reason: "table '\(table.name)' has no object with key \(key)")
-    }
-}
-
-/// A primary-key value that can be hashed (§7.7: int, string, ObjectId, UUID, or null).
-enum PrimaryKeyValue: Hashable {
-    case null
-    case int(Int64)
-    case bytes(kind: UInt8, [UInt8])
-
-    init?(_ value: Value) {
-        switch value {
-        case .null: self = .null
-        case let .int(i): self = .int(i)
-        case let .string(s): self = .bytes(kind: 2, s)
-        case let .objectId(o): self = .bytes(kind: 3, o.bytes)
-        case let .uuid(u): self = .bytes(kind: 4, u.bytes)
-        default: return nil
-        }
     }
 }

@@ -72,11 +72,8 @@ extension RealmWriter {
                 throw InputError(objectIndex: index, className: c.name, property: pkName, "is not a valid primary key value")
             }
             pkValue = value
-            existing = try editor.objectKey(primaryKey: value)
-            if existing != nil && policy == .insert {
-                throw InputError(objectIndex: index, className: c.name, property: pkName,
-                                 "an object with primary key \(describe(value)) already exists (use upsert to update it)")
-            }
+            // An insert learns of a duplicate from the index itself (below), without a lookup.
+            if policy == .upsert { existing = try editor.objectKey(primaryKey: value) }
         }
         if let key = existing {
             for member in given where !member.property.isPrimaryKey {
@@ -106,7 +103,13 @@ extension RealmWriter {
             }
         }
         let key = editor.nextObjectKey()
-        try editor.insert(key: key, values: row)
+        do {
+            try editor.insert(key: key, values: row)
+        } catch {
+            guard case .duplicateKey = error else { throw error }
+            throw InputError(objectIndex: index, className: c.name, property: c.primaryKey,
+                             "an object with primary key \(describe(pkValue ?? .null)) already exists (use upsert to update it)")
+        }
         for (p, value) in links { try set(p, of: c, key: key, value, policy: policy, index: index, depth: depth) }
         summary.inserted += depth == 0 || !c.isEmbedded ? 1 : 0
         return key
@@ -115,7 +118,11 @@ extension RealmWriter {
     /// Writes one property of an existing object; backlinks follow its links, and an
     /// embedded object whose owning link is replaced is deleted (object-store.md §5).
     func set(_ p: Property, of c: ObjectClass, key: Int64, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws {
-        let value = try propertyValue(p, of: c, json, policy: policy, index: index, depth: depth)
+        try store(try propertyValue(p, of: c, json, policy: policy, index: index, depth: depth), p, of: c, key: key)
+    }
+
+    /// Stores a checked value in one property of an existing object, with the link rules.
+    func store(_ value: Value, _ p: Property, of c: ObjectClass, key: Int64) throws {
         let editor = try self.editor(c.table.position)
         guard let column = editor.columnIndex(key: p.column.key), editor.contains(key) else { return }
         let old = try editor.value(key, column: column)

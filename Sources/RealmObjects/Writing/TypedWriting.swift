@@ -1,0 +1,116 @@
+import RealmFormat
+
+/// Writing with values that are already typed — the object-store calls an app makes
+/// (object-store.md §4: create an object with its primary key, then set each property), for
+/// library users and benchmarks that have values rather than JSON. The rules are the JSON
+/// path's: strict types, unique and immutable primary keys, links to existing objects with
+/// their backlinks, embedded objects deleted when their link is replaced.
+extension RealmWriter {
+    /// Creates an object from one value per property of `c`, in `c.properties` order (links
+    /// as `.link(ObjKey)`, lists and sets as `.list`, dictionaries as `.dictionary`); returns
+    /// its ObjKey.
+    @discardableResult
+    public func create(_ c: ObjectClass, values: [Value]) throws -> Int64 {
+        guard values.count == c.properties.count else {
+            throw InputError(className: c.name, "expects \(c.properties.count) values (one per property), got \(values.count)")
+        }
+        if c.isEmbedded { throw InputError(className: c.name, "embedded objects are created inside their parent, not on their own") }
+        let editor = try self.editor(c.table.position)
+        var row = editor.defaultRow
+        var links: [(Property, Value)] = []
+        for (i, p) in c.properties.enumerated() {
+            try check(values[i], for: p, of: c)
+            if p.type == "object" {
+                if values[i] != TableModel.defaultValue(for: editor.columns[editor.columnIndex(key: p.column.key)!]) { links.append((p, values[i])) }
+            } else if let column = editor.columnIndex(key: p.column.key) {
+                row[column] = values[i]
+            }
+        }
+        let key = editor.nextObjectKey()
+        do {
+            try editor.insert(key: key, values: row)
+        } catch {
+            guard case .duplicateKey = error else { throw error }
+            let pk = c.properties.firstIndex { $0.isPrimaryKey }
+            throw InputError(className: c.name, property: c.primaryKey,
+                             "an object with primary key \(describe(pk.map { values[$0] } ?? .null)) already exists")
+        }
+        for (p, value) in links { try store(value, p, of: c, key: key) }
+        summary.inserted += 1
+        return key
+    }
+
+    /// The object of `c` whose primary key is `value`, if any (this transaction's changes included).
+    public func objectKey(_ c: ObjectClass, primaryKey value: Value) throws -> Int64? {
+        try editor(c.table.position).objectKey(primaryKey: value)
+    }
+
+    /// The current value of property `p` of object `key` (this transaction's changes included).
+    public func value(_ c: ObjectClass, key: Int64, _ p: Property) throws -> Value {
+        let editor = try self.editor(c.table.position)
+        guard let column = editor.columnIndex(key: p.column.key), editor.contains(key) else {
+            throw InputError(className: c.name, property: p.name, "no object with key \(key)")
+        }
+        return try editor.value(key, column: column)
+    }
+
+    /// Sets property `p` of object `key`.
+    public func set(_ c: ObjectClass, key: Int64, _ p: Property, _ value: Value) throws {
+        if p.isPrimaryKey { throw InputError(className: c.name, property: p.name, "a primary key cannot be changed after creation") }
+        try check(value, for: p, of: c)
+        guard try editor(c.table.position).contains(key) else { throw InputError(className: c.name, property: p.name, "no object with key \(key)") }
+        try store(value, p, of: c, key: key)
+        summary.updated += 1
+    }
+
+    /// Throws unless `value` is what property `p` stores: its type (or null when optional),
+    /// element by element for collections; links to existing objects of the target class.
+    func check(_ value: Value, for p: Property, of c: ObjectClass) throws {
+        func fail(_ reason: String) -> InputError { InputError(className: c.name, property: p.name, reason) }
+        switch p.collection {
+        case nil:
+            try checkScalar(value, p, c, nullable: p.isOptional || p.type == "object")
+        case .list?, .set?:
+            guard case let .list(elements) = value else { throw fail("expects a list") }
+            for e in elements { try checkScalar(e, p, c, nullable: p.isOptional) }
+        case .dictionary?:
+            guard case let .dictionary(entries) = value else { throw fail("expects a dictionary") }
+            for e in entries {
+                guard case .string = e.key else { throw fail("dictionary keys are strings") }
+                try checkScalar(e.value, p, c, nullable: p.isOptional || p.type == "object" || p.type == "mixed")
+            }
+        }
+    }
+
+    private func checkScalar(_ value: Value, _ p: Property, _ c: ObjectClass, nullable: Bool) throws {
+        let type = p.column.type
+        let ok: Bool
+        switch value {
+        case .null: ok = nullable || type == .mixed
+        case .int: ok = type == .int || type == .mixed
+        case .bool: ok = type == .bool || type == .mixed
+        case .float: ok = type == .float || type == .mixed
+        case .double: ok = type == .double || type == .mixed
+        case .string: ok = type == .string || type == .mixed
+        case .binary: ok = type == .binary || type == .mixed
+        case .timestamp: ok = type == .timestamp || type == .mixed
+        case .decimal: ok = type == .decimal || type == .mixed
+        case .objectId: ok = type == .objectId || type == .mixed
+        case .uuid: ok = type == .uuid || type == .mixed
+        case let .link(k), let .typedLink(_, k):
+            guard type == .link, let target = p.column.targetTable, let targetClass = file.objectClass(for: target) else {
+                ok = false
+                break
+            }
+            if case let .typedLink(t, _) = value, t != target { ok = false; break }
+            guard try editor(targetClass.table.position).contains(k) else {
+                throw InputError(className: c.name, property: p.name, "no \(targetClass.name) object has key \(k)")
+            }
+            ok = true
+        case .list, .dictionary: ok = false
+        }
+        guard ok else {
+            throw InputError(className: c.name, property: p.name, "expects \(p.isOptional ? "an optional " : "")\(p.type), got \(describe(value))")
+        }
+    }
+}
