@@ -83,6 +83,42 @@ final class IncrementalWriteTests: XCTestCase {
         }
     }
 
+    func testTypedWritesAreStrictAndSeeTheirOwnTransaction() throws {
+        try transaction("typed create, set, duplicate and type errors") { w in
+            let file = w.file
+            let dog = try XCTUnwrap(file.objectClass(named: "Dog"))
+            let person = try XCTUnwrap(file.objectClass(named: "Person"))
+            func values(_ c: ObjectClass, _ pairs: [String: Value]) -> [Value] {
+                c.properties.map { p in pairs[p.name] ?? (p.collection != nil ? .list([]) : .null) }
+            }
+            let rex = try w.create(dog, values: values(dog, ["name": .string(Array("rex".utf8)), "age": .int(3)]))
+            self.dogs["rex"] = 3
+            // A second object with the same primary key, in the same transaction: refused.
+            XCTAssertThrowsError(try w.create(dog, values: values(dog, ["name": .string(Array("rex".utf8)), "age": .int(4)]))) {
+                XCTAssertTrue("\($0)".contains("already exists"), "\($0)")
+            }
+            // Strict types: an int property given a string, a missing required value.
+            XCTAssertThrowsError(try w.create(dog, values: values(dog, ["name": .string(Array("max".utf8)), "age": .string(Array("3".utf8))])))
+            XCTAssertThrowsError(try w.create(dog, values: values(dog, ["name": .string(Array("max".utf8)), "age": .null])))
+            let p = try w.create(person, values: values(person, [
+                "id": .int(1), "name": .string(Array("Ann".utf8)), "age": .int(30), "dog": .link(rex), "dogs": .list([.link(rex), .link(rex)]),
+            ]))
+            self.people[1] = Person(name: "Ann", age: 30, dog: "rex", dogs: ["rex", "rex"], tags: [])
+            let age = try XCTUnwrap(person.property(named: "age"))
+            try w.set(person, key: p, age, .int(31))
+            XCTAssertEqual(try w.value(person, key: p, age), .int(31))
+            self.people[1]!.age = 31
+            XCTAssertThrowsError(try w.set(person, key: p, try XCTUnwrap(person.property(named: "id")), .int(2)), "primary keys do not change")
+            XCTAssertThrowsError(try w.set(person, key: p, try XCTUnwrap(person.property(named: "dog")), .link(9999)), "links go to existing objects")
+            // An upsert finds the object made earlier in this transaction (through the edited index).
+            try w.write(className: "Person", objects: [.object([("id", .number("1")), ("name", .text("Anna"))])], policy: .upsert)
+            self.people[1]!.name = "Anna"
+            XCTAssertEqual(w.summary.inserted, 2)
+            XCTAssertEqual(try w.objectKey(person, primaryKey: .int(1)), p)
+            XCTAssertNil(try w.objectKey(person, primaryKey: .int(2)))
+        }
+    }
+
     // MARK: changes, applied to the file and to the model
 
     func insertDog(_ w: RealmWriter, _ name: String, age: Int) throws {

@@ -23,7 +23,38 @@ public final class MutableNode {
     public var isInner: Bool { didSet { dirty = true } }
     public var hasRefs: Bool { didSet { dirty = true } }
     public var context: Bool { didSet { dirty = true } }
-    public var storage: Storage { didSet { dirty = true } }
+    /// The node's contents. Integer elements live in `elements` (a stored array, so that
+    /// in-place changes do not copy it); `payload` says which kind of array this is.
+    public var storage: Storage {
+        get {
+            switch payload {
+            case let .integers(unsigned): return .integers(elements, unsigned: unsigned)
+            case let .bytes(width, count, bytes): return .bytes(width: width, count: count, payload: bytes)
+            case let .blob(bytes): return .blob(bytes)
+            }
+        }
+        set {
+            dirty = true
+            switch newValue {
+            case let .integers(values, unsigned):
+                elements = values
+                payload = .integers(unsigned: unsigned)
+            case let .bytes(width, count, bytes):
+                elements = []
+                payload = .bytes(width: width, count: count, payload: bytes)
+            case let .blob(bytes):
+                elements = []
+                payload = .blob(bytes)
+            }
+        }
+    }
+    private enum Payload {
+        case integers(unsigned: Bool)
+        case bytes(width: Int, count: Int, payload: [UInt8])
+        case blob([UInt8])
+    }
+    private var payload: Payload
+    private var elements: [Int64]
     /// At least this width when encoded (Realm creates search-index keys with width 32).
     public var minimumWidth = 0
     /// Loaded or new children of a has-refs node, by slot (shorter than `count` when the
@@ -38,7 +69,8 @@ public final class MutableNode {
         self.isInner = isInner
         self.hasRefs = hasRefs || isInner
         self.context = context
-        storage = .integers(integers, unsigned: unsigned)
+        payload = .integers(unsigned: unsigned)
+        elements = integers
         dirty = true
     }
 
@@ -48,7 +80,8 @@ public final class MutableNode {
         isInner = false
         hasRefs = false
         self.context = context
-        storage = .bytes(width: width, count: count, payload: payload)
+        self.payload = .bytes(width: width, count: count, payload: payload)
+        elements = []
         dirty = true
     }
 
@@ -58,7 +91,8 @@ public final class MutableNode {
         isInner = false
         hasRefs = false
         context = false
-        storage = .blob(blob)
+        payload = .blob(blob)
+        elements = []
         dirty = true
     }
 
@@ -70,9 +104,15 @@ public final class MutableNode {
         hasRefs = node.hasRefs
         context = node.context
         switch node.header.widthType {
-        case .bits?: storage = .integers(node.ints(), unsigned: unsigned)
-        case .multiply?: storage = .bytes(width: node.width, count: node.count, payload: Array(node.payloadBytes()))
-        default: storage = .blob(Array(node.payloadBytes()))
+        case .bits?:
+            payload = .integers(unsigned: unsigned)
+            elements = node.ints()
+        case .multiply?:
+            payload = .bytes(width: node.width, count: node.count, payload: Array(node.payloadBytes()))
+            elements = []
+        default:
+            payload = .blob(Array(node.payloadBytes()))
+            elements = []
         }
         dirty = false
     }
@@ -80,38 +120,33 @@ public final class MutableNode {
     // MARK: integer arrays
 
     public var count: Int {
-        switch storage {
-        case let .integers(v, _): return v.count
+        switch payload {
+        case .integers: return elements.count
         case let .bytes(_, count, _): return count
         case let .blob(b): return b.count
         }
     }
 
     public var integers: [Int64] {
-        get {
-            if case let .integers(v, _) = storage { return v }
-            return []
-        }
+        get { elements }
         set {
-            if case let .integers(_, unsigned) = storage { storage = .integers(newValue, unsigned: unsigned) }
+            guard case .integers = payload else { return }
+            elements = newValue
+            dirty = true
         }
     }
 
-    /// Changes the integer elements in place. The array is taken out of `storage` first, so
-    /// the change does not copy it (a node of 1000 keys changes once per index insert).
+    /// Changes the integer elements in place (no copy of the array: a node of 1000 keys
+    /// changes once per index insert); nil for byte and blob arrays.
     @discardableResult
     public func withIntegers<R, E: Error>(_ body: (inout [Int64]) throws(E) -> R) throws(E) -> R? {
-        guard case .integers(var v, let unsigned) = storage else { return nil }
-        storage = .blob([])
-        defer { storage = .integers(v, unsigned: unsigned) }
-        return try body(&v)
+        guard case .integers = payload else { return nil }
+        dirty = true
+        return try body(&elements)
     }
 
     public subscript(i: Int) -> Int64 {
-        get {
-            if case let .integers(v, _) = storage { return v[i] }
-            return 0
-        }
+        get { i < elements.count ? elements[i] : 0 }
         set {
             withIntegers { v in v[i] = newValue }
             if i < children.count { children[i] = nil }
