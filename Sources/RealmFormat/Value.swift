@@ -10,7 +10,9 @@ public enum Value: Sendable, Equatable {
     case string([UInt8])
     case binary([UInt8])
     case timestamp(Timestamp)
-    case decimal(Decimal128)
+    // Boxed: Decimal128 is 48 bytes with 16-byte alignment and would triple the size of every
+    // value (and of every decoded column array) for a type few columns have.
+    indirect case decimal(Decimal128)
     case objectId(ObjectId)
     case uuid(UUID)
     /// A link by ObjKey (link columns, link lists/sets, or a bare Link in a Mixed).

@@ -34,14 +34,12 @@ public enum IndexKey {
     public static func key(_ data: IndexBytes, offset: Int) -> Int32 {
         guard case let .bytes(bytes) = data, offset <= bytes.count else { return 0 }
         let remaining = bytes.count - offset
-        var chunk: [UInt8] = [0, 0, 0, 0]
-        if remaining >= 4 {
-            for j in 0..<4 { chunk[j] = bytes[offset + j] }
-        } else {
-            for j in 0..<remaining { chunk[j] = bytes[offset + j] }
-            chunk[remaining] = 0x58                                   // "X"
+        // Big-endian bytes of the chunk; a short tail ends with "X" and zeros.
+        var word: UInt32 = 0
+        for j in 0..<4 {
+            let byte: UInt8 = j < remaining ? bytes[offset + j] : (j == remaining ? 0x58 : 0)
+            word = word << 8 | UInt32(byte)
         }
-        let word = UInt32(chunk[0]) << 24 | UInt32(chunk[1]) << 16 | UInt32(chunk[2]) << 8 | UInt32(chunk[3])
         return Int32(bitPattern: word)
     }
 

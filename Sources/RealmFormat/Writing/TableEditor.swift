@@ -34,7 +34,8 @@ public final class TableEditor {
     /// Committed leaves that left the tree (emptied or merged away).
     private var droppedLeaves: [ClusterLeafEdit] = []
     private var sequenceNumber: UInt64
-    private let columnOfKey: [Int64: Int]
+    /// Spec index by column leaf index (§7.4: leaf indexes are unique within a table).
+    private let columnOfLeaf: [Int?]
     /// Spec indexes of columns with a general search index (the primary key's included), ascending.
     private let indexedColumns: [Int]
     /// Why a column's arrays cannot be written again, if they cannot (§9.4.4, §12.5).
@@ -52,9 +53,9 @@ public final class TableEditor {
         self.transaction = transaction
         self.table = table
         columns = try transaction.snapshot.columnModels(table)
-        var byKey = [Int64: Int]()
-        for (i, c) in table.columns.enumerated() { byKey[c.key.value] = i }
-        columnOfKey = byKey
+        var byLeaf = [Int?](repeating: nil, count: (table.columns.map(\.leafIndex).max() ?? -1) + 1)
+        for (i, c) in table.columns.enumerated() where c.leafIndex >= 0 && byLeaf[c.leafIndex] == nil { byLeaf[c.leafIndex] = i }
+        columnOfLeaf = byLeaf
         let pkColumn = table.primaryKey.flatMap { pk in table.columns.firstIndex { $0.key == pk } }
         primaryKeyColumn = pkColumn
         sequenceNumber = table.sequenceNumber
@@ -117,7 +118,11 @@ public final class TableEditor {
         }
     }
 
-    public func columnIndex(key: ColumnKey) -> Int? { columnOfKey[key.value] }
+    public func columnIndex(key: ColumnKey) -> Int? {
+        let leaf = key.leafIndex
+        guard leaf >= 0, leaf < columnOfLeaf.count, let c = columnOfLeaf[leaf], columns[c].key == key else { return nil }
+        return c
+    }
 
     /// The cells of a new object: every column empty or null (§13.10 "Create").
     public private(set) lazy var defaultRow: [Value] = columns.map(TableModel.defaultValue(for:))
