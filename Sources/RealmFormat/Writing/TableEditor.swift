@@ -42,6 +42,14 @@ public final class TableEditor {
     private let unwritable: [FormatError?]
     /// Index roots being edited, by spec index.
     private var indexRoots: [Int: MutableNode] = [:]
+    /// Index entries of objects made in this transaction, not yet in the trees, by column.
+    /// They go in sorted by index key when the column's tree is next changed or at `finish()`:
+    /// Realm's int keys start with the value's low bytes (§12.3), so in creation order every
+    /// insert would shift a 1000-key array, while sorted they append at the tree's right edge.
+    /// Any insertion order gives a valid index (§13.10).
+    private var pendingIndex: [Int: [(value: Value, key: Int64)]] = [:]
+    /// Primary keys of those objects, for lookups and the uniqueness check.
+    private var pendingPrimaryKeys = PendingPrimaryKeys()
     /// A change failed halfway (after some of its parts were made): the table must not be
     /// written. (A duplicate primary key is found before anything changes.)
     private var broken: FormatError?
@@ -133,6 +141,12 @@ public final class TableEditor {
     public func objectKey(primaryKey value: Value) throws(FormatError) -> Int64? {
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()
+        if let lookup = PrimaryKeyValue(value), let key = pendingPrimaryKeys.objectKey(lookup) { return key }
+        return try indexedObjectKey(value, column: pk)
+    }
+
+    /// The object with `value` in the unique index of column `pk`, pending entries aside.
+    private func indexedObjectKey(_ value: Value, column pk: Int) throws(FormatError) -> Int64? {
         // Once this transaction changed the index, the index knows every object as it is now.
         if let root = indexRoots[pk] { return try indexWriter(pk).find(value, in: root).first }
         guard let rootRef = table.columns[pk].searchIndexRef else {
@@ -169,10 +183,15 @@ public final class TableEditor {
         try usable()
         // The primary key first: its index refuses a duplicate before anything else changes.
         if let pk = primaryKeyColumn {
-            indexRoots[pk] = try indexWriter(pk).insert(values[pk], objKey: key, into: try indexRoot(pk), unique: true)
+            guard let lookup = PrimaryKeyValue(values[pk]) else {
+                throw .cannotWrite(reason: "table '\(table.name)': a primary key must be an int, string, ObjectId, UUID or null")
+            }
+            if let existing = pendingPrimaryKeys.objectKey(lookup) { throw .duplicateKey(existing: existing) }
+            if let existing = try indexedObjectKey(values[pk], column: pk) { throw .duplicateKey(existing: existing) }
+            pendingPrimaryKeys.insert(lookup, objectKey: key)
         }
         try guarded { () throws(FormatError) in
-            for c in indexedColumns where c != primaryKeyColumn { try indexInsert(values[c], key: key, column: c) }
+            for c in indexedColumns { pendingIndex[c, default: []].append((values[c], key)) }
             var l = leafIndex(for: key)
             var leaf = leaves[l]
             try decodeAll(leaf)
@@ -223,6 +242,7 @@ public final class TableEditor {
         if indexedColumns.contains(c) {
             guard old != value else { return }
             try guarded { () throws(FormatError) in
+                try flushPendingIndex(c)
                 try indexErase(old, key: key, column: c)
                 indexRoots[c] = try indexWriter(c).insert(value, objKey: key, into: try indexRoot(c), unique: c == primaryKeyColumn)
             }
@@ -243,7 +263,10 @@ public final class TableEditor {
     public func remove(_ keys: [Int64]) throws(FormatError) {
         snapshot.resetWorkBudget()
         try usable()
-        try guarded { () throws(FormatError) in try removeRows(keys) }
+        try guarded { () throws(FormatError) in
+            for c in indexedColumns { try flushPendingIndex(c) }
+            try removeRows(keys)
+        }
     }
 
     private func removeRows(_ keys: [Int64]) throws(FormatError) {
@@ -300,6 +323,9 @@ public final class TableEditor {
         snapshot.resetWorkBudget()
         try usable()
         guard isModified else { return }
+        try guarded { () throws(FormatError) in
+            for c in indexedColumns { try flushPendingIndex(c) }
+        }
         try mergeSmallLeaves()
         // The first leaf has offset 0 (§8.2): re-base it when an earlier leaf went away.
         if leaves[0].base != 0 {
@@ -472,8 +498,27 @@ public final class TableEditor {
         }
     }
 
-    private func indexInsert(_ value: Value, key: Int64, column c: Int) throws(FormatError) {
-        indexRoots[c] = try indexWriter(c).insert(value, objKey: key, into: try indexRoot(c))
+    /// Puts the pending entries of column `c` into its tree, in index-key order.
+    private func flushPendingIndex(_ c: Int) throws(FormatError) {
+        guard let pending = pendingIndex.removeValue(forKey: c), !pending.isEmpty else { return }
+        if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
+        let type = columns[c].type
+        let ordered = pending.map { entry -> (Int32, Int32, Int) in
+            let data = IndexKey.bytes(of: entry.value, columnType: type) ?? .null
+            return (IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4), 0)
+        }
+        var order = Array(pending.indices)
+        order.sort { a, b in
+            let x = ordered[a], y = ordered[b]
+            return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : pending[a].key < pending[b].key
+        }
+        let writer = indexWriter(c)
+        var root = try indexRoot(c)
+        for i in order {
+            snapshot.resetWorkBudget()
+            root = try writer.insert(pending[i].value, objKey: pending[i].key, into: root, unique: c == primaryKeyColumn)
+        }
+        indexRoots[c] = root
     }
 
     private func indexErase(_ value: Value, key: Int64, column c: Int) throws(FormatError) {
@@ -482,5 +527,52 @@ public final class TableEditor {
 
     private func missing(_ key: Int64) -> FormatError {
         .cannotWrite(reason: "table '\(table.name)' has no object with key \(key)")
+    }
+}
+
+/// A primary-key value that can be hashed (§7.7: int, string, ObjectId, UUID, or null).
+enum PrimaryKeyValue: Hashable {
+    case null
+    case int(Int64)
+    case bytes(kind: UInt8, [UInt8])
+
+    init?(_ value: Value) {
+        switch value {
+        case .null: self = .null
+        case let .int(i): self = .int(i)
+        case let .string(s): self = .bytes(kind: 2, s)
+        case let .objectId(o): self = .bytes(kind: 3, o.bytes)
+        case let .uuid(u): self = .bytes(kind: 4, u.bytes)
+        default: return nil
+        }
+    }
+}
+
+/// Primary keys of objects made in a transaction and not yet in the index. A bulk load brings
+/// ascending int keys: those stay in a sorted array (a duplicate can only be the last one, a
+/// lookup is a binary search); anything else goes to a dictionary.
+struct PendingPrimaryKeys {
+    private var ascending: [(value: Int64, objectKey: Int64)] = []
+    private var others: [PrimaryKeyValue: Int64] = [:]
+
+    func objectKey(_ value: PrimaryKeyValue) -> Int64? {
+        if case let .int(i) = value, let last = ascending.last, i <= last.value {
+            var lo = 0, hi = ascending.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if ascending[mid].value < i { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < ascending.count && ascending[lo].value == i { return ascending[lo].objectKey }
+        }
+        return others[value]
+    }
+
+    /// Adds a value that is not present (the caller checked).
+    mutating func insert(_ value: PrimaryKeyValue, objectKey: Int64) {
+        if case let .int(i) = value, ascending.last.map({ i > $0.value }) ?? true {
+            ascending.append((i, objectKey))
+        } else {
+            others[value] = objectKey
+        }
     }
 }
