@@ -4,8 +4,8 @@
   python3 Benchmarks/crash_stress.py [--trials 50]
 
 Each trial copies the `large` fixture (150,000 Item objects), starts
-`realmsh update COPY Item --all --set quantity=-7` (one big commit that rewrites the whole table
-and its indexes), kills it after a random delay within the time an uninterrupted run takes, then
+`realmsh update COPY Item --all --set quantity=-7` (one commit that rewrites the `quantity` array of
+every cluster leaf), kills it after a random delay within the time an uninterrupted run takes, then
 checks that the file verifies and holds either the old version (no object changed) or the new one
 (all changed), and that a further commit on top succeeds. Prints how many trials ended in each state.
 """
