@@ -232,7 +232,18 @@ public enum JSONParser {
 
         mutating func string() throws(JSONError) -> [UInt8] {
             position += 1
-            var out = [UInt8]()
+            // Most strings have no escapes: find the closing quote and copy the bytes at once.
+            let start = position
+            while position < bytes.count {
+                let c = bytes[position]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                position += 1
+            }
+            if position < bytes.count && bytes[position] == UInt8(ascii: "\"") {
+                position += 1
+                return Array(bytes[start..<(position - 1)])
+            }
+            var out = Array(bytes[start..<position])
             while true {
                 guard let c = current else { throw error("unterminated string") }
                 position += 1

@@ -26,4 +26,23 @@ final class JSONParserTests: XCTestCase {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         XCTAssertThrowsError(try JSONParser.parse(deep))
     }
+
+    func testElementsOfATopLevelArrayArriveOneByOne() throws {
+        var seen: [JSONValue] = []
+        try JSONParser.forEachElement(Array(#" [ {"a": 1}, 2 , "x\ty" ] "#.utf8)) { seen.append($0) }
+        XCTAssertEqual(seen, [.object([("a", .number("1"))]), .number("2"), .string(Array("x\ty".utf8))])
+        seen = []
+        try JSONParser.forEachElement(Array(#"{"only": true}"#.utf8)) { seen.append($0) }
+        XCTAssertEqual(seen, [.object([("only", .bool(true))])], "a value that is not an array is one element")
+        seen = []
+        try JSONParser.forEachElement(Array("[]".utf8)) { seen.append($0) }
+        XCTAssertEqual(seen, [])
+        // Elements before a syntax error have been handed over; the error names its offset.
+        seen = []
+        XCTAssertThrowsError(try JSONParser.forEachElement(Array("[1, 2 3]".utf8)) { seen.append($0) }) { error in
+            XCTAssertEqual((error as? JSONError)?.offset, 6)
+        }
+        XCTAssertEqual(seen, [.number("1"), .number("2")])
+        XCTAssertThrowsError(try JSONParser.forEachElement(Array("[1] x".utf8)) { _ in })
+    }
 }
