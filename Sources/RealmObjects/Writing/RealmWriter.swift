@@ -20,6 +20,8 @@ public final class RealmWriter {
     /// The schema as committed (class names, properties).
     public let file: RealmFile
     var editors: [Int: TableEditor] = [:]
+    /// How `create` stores each property of a class, worked out once per class.
+    var creationPlans: [ObjectIdentifier: CreationPlan] = [:]
     public internal(set) var summary = Summary()
 
     public init(path: String) throws(FormatError) {

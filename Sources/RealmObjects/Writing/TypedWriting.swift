@@ -15,20 +15,25 @@ extension RealmWriter {
             throw InputError(className: c.name, "expects \(c.properties.count) values (one per property), got \(values.count)")
         }
         if c.isEmbedded { throw InputError(className: c.name, "embedded objects are created inside their parent, not on their own") }
-        let editor = try self.editor(c.table.position)
-        var row = editor.defaultRow
+        let plan = try creationPlan(c)
+        var row = plan.editor.defaultRow
         var links: [(Property, Value)] = []
-        for (i, p) in c.properties.enumerated() {
-            try check(values[i], for: p, of: c)
-            if p.type == "object" {
-                if values[i] != TableModel.defaultValue(for: editor.columns[editor.columnIndex(key: p.column.key)!]) { links.append((p, values[i])) }
-            } else if let column = editor.columnIndex(key: p.column.key) {
-                row[column] = values[i]
+        for (i, step) in plan.steps.enumerated() {
+            let value = values[i]
+            if step.isLink {
+                try check(value, for: step.property, of: c)
+                if value != row[step.column] { links.append((step.property, value)) }
+                continue
             }
+            // Plain scalars are checked inline; collections and Mixed by the general check.
+            if step.scalarType == nil || !Self.isScalar(value, step.scalarType!, nullable: step.nullable) {
+                try check(value, for: step.property, of: c)
+            }
+            row[step.column] = value
         }
-        let key = editor.nextObjectKey()
+        let key = plan.editor.nextObjectKey()
         do {
-            try editor.insert(key: key, values: row)
+            try plan.editor.insert(key: key, values: row)
         } catch {
             guard case .duplicateKey = error else { throw error }
             let pk = c.properties.firstIndex { $0.isPrimaryKey }
@@ -38,6 +43,33 @@ extension RealmWriter {
         for (p, value) in links { try store(value, p, of: c, key: key) }
         summary.inserted += 1
         return key
+    }
+
+    func creationPlan(_ c: ObjectClass) throws -> CreationPlan {
+        if let plan = creationPlans[ObjectIdentifier(c)] { return plan }
+        let editor = try self.editor(c.table.position)
+        var steps: [CreationPlan.Step] = []
+        for p in c.properties {
+            guard let column = editor.columnIndex(key: p.column.key) else {
+                throw InputError(className: c.name, property: p.name, "has no column in the table")
+            }
+            let plain = p.collection == nil && p.type != "object" && p.type != "mixed"
+            steps.append(.init(property: p, column: column, isLink: p.type == "object",
+                               scalarType: plain ? p.column.type : nil, nullable: p.isOptional))
+        }
+        let plan = CreationPlan(editor: editor, steps: steps)
+        creationPlans[ObjectIdentifier(c)] = plan
+        return plan
+    }
+
+    /// A non-collection, non-link, non-Mixed value of the column's type (or null when allowed).
+    static func isScalar(_ value: Value, _ type: ColumnType, nullable: Bool) -> Bool {
+        switch (value, type) {
+        case (.null, _): return nullable
+        case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.binary, .binary),
+             (.timestamp, .timestamp), (.decimal, .decimal), (.objectId, .objectId), (.uuid, .uuid): return true
+        default: return false
+        }
     }
 
     /// The object of `c` whose primary key is `value`, if any (this transaction's changes included).
@@ -113,4 +145,18 @@ extension RealmWriter {
             throw InputError(className: c.name, property: p.name, "expects \(p.isOptional ? "an optional " : "")\(p.type), got \(describe(value))")
         }
     }
+}
+
+/// Where `create` puts each property of a class: its column, and what is checked.
+struct CreationPlan {
+    struct Step {
+        let property: Property
+        let column: Int
+        let isLink: Bool
+        /// The column type of a plain scalar property (checked inline); nil otherwise.
+        let scalarType: ColumnType?
+        let nullable: Bool
+    }
+    let editor: TableEditor
+    let steps: [Step]
 }
