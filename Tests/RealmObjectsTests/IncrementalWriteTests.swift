@@ -83,6 +83,26 @@ final class IncrementalWriteTests: XCTestCase {
         }
     }
 
+    func testMassDeletesRebuildIndexesThatStillFindEveryObject() throws {
+        try transaction("10 dogs, 4000 people") { w in
+            for d in 0..<10 { try self.insertDog(w, "dog\(d)", age: d) }
+            for id in 0..<4000 { try self.upsertPerson(w, id: id, new: true) }
+        }
+        try transaction("delete 2500 people (indexes rebuilt, not erased entry by entry)") { w in
+            try self.deletePeople(w, Array(self.people.keys.sorted().shuffled(using: &self.random).prefix(2500)))
+            // In the same transaction, after the rebuild: lookups, upserts and new objects.
+            for id in self.people.keys.sorted().prefix(20) { try self.upsertPerson(w, id: id, new: false) }
+            for id in 4000..<4010 { try self.upsertPerson(w, id: id, new: true) }
+        }
+        try transaction("then everyone (indexes rebuilt empty), then 3 people") { w in
+            try self.deletePeople(w, Array(self.people.keys))
+            for id in [5, 4000, 7] { try self.upsertPerson(w, id: id, new: true) }
+        }
+        try transaction("upsert the three again") { w in
+            for id in [5, 4000, 7] { try self.upsertPerson(w, id: id, new: false) }
+        }
+    }
+
     func testTypedWritesAreStrictAndSeeTheirOwnTransaction() throws {
         try transaction("typed create, set, duplicate and type errors") { w in
             let file = w.file

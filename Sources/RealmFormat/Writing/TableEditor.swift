@@ -24,6 +24,8 @@ public final class TableEditor {
     public let primaryKeyColumn: Int?
 
     static let leafCapacity = 256
+    /// A removal of at least this many objects, and of a third of the table, rebuilds indexes.
+    static let rebuildIndexesFrom = 1024
     /// Realm merges a leaf below 128 objects with its right sibling when both fit in 192 (§8.3).
     static let mergeBelow = 128, mergedAtMost = 192
 
@@ -265,11 +267,15 @@ public final class TableEditor {
         try usable()
         try guarded { () throws(FormatError) in
             for c in indexedColumns { try flushPendingIndex(c) }
-            try removeRows(keys)
+            // Removing a large part of the table: indexes are built again from the objects
+            // that stay (in index-key order, appending) instead of erasing entry by entry.
+            let rebuild = keys.count >= Self.rebuildIndexesFrom && keys.count * 3 >= objectCount
+            try removeRows(keys, eraseFromIndexes: !rebuild)
+            if rebuild { for c in indexedColumns { try rebuildIndex(c) } }
         }
     }
 
-    private func removeRows(_ keys: [Int64]) throws(FormatError) {
+    private func removeRows(_ keys: [Int64], eraseFromIndexes: Bool) throws(FormatError) {
         let sorted = keys.sorted()
         var i = 0
         while i < sorted.count {
@@ -281,8 +287,10 @@ public final class TableEditor {
             }
             guard !rows.isEmpty else { continue }
             try decodeAll(leaf)
-            for row in rows {
-                for c in indexedColumns { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
+            if eraseFromIndexes {
+                for row in rows {
+                    for c in indexedColumns { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
+                }
             }
             var keep = [Bool](repeating: true, count: leaf.count)
             for row in rows { keep[row] = false }
@@ -496,6 +504,21 @@ public final class TableEditor {
         SearchIndexWriter(columnType: columns[c].type, nodes: transaction) { [unowned self] k throws(FormatError) in
             try self.value(k, column: c)
         }
+    }
+
+    /// Replaces the index of column `c` by one holding every object now in the table (§12.4:
+    /// the same entries, whatever order built them); the old tree's space is released.
+    private func rebuildIndex(_ c: Int) throws(FormatError) {
+        var entries: [(value: Value, key: Int64)] = []
+        entries.reserveCapacity(objectCount)
+        for leaf in leaves {
+            let values = try cells(leaf, c)
+            for (row, key) in leaf.keys.enumerated() { entries.append((values[row], key)) }
+        }
+        try transaction.releaseSubtree(try indexRoot(c))
+        indexRoots[c] = SearchIndexWriter.makeEmpty()
+        pendingIndex[c] = entries
+        try flushPendingIndex(c)
     }
 
     /// Puts the pending entries of column `c` into its tree, in index-key order.
