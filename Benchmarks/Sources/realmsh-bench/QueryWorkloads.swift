@@ -171,8 +171,7 @@ struct QueryWorkloads {
             }
             let s = try alternate(runs: runs, [
                 ("realm", {
-                    let store = ObjectStore(snapshot: snapshot)      // TableData refers to it unowned
-                    guard let t = store.table(className: "Person") else { throw BenchError("no Person") }
+                    guard let t = ObjectStore(snapshot: snapshot).table(className: "Person") else { throw BenchError("no Person") }
                     guard let age = t.column(named: "age") else { throw BenchError("no age") }
                     var sum: Int64 = 0
                     for k in lookupKeys {
@@ -182,7 +181,6 @@ struct QueryWorkloads {
                         sum += a
                     }
                     try check(sum, "realmsh")
-                    withExtendedLifetime(store) {}
                 }),
                 ("sqlite", {
                     try db.exec("BEGIN")
