@@ -74,26 +74,16 @@ public struct IntegerLeaf {
         let marker = nullMarker
         @inline(__always)
         func run(_ read: (Int) -> Int64) {
-            var acc: UInt64 = 0
-            var p = first
             if let marker {
-                for i in 0..<n {
+                markBits(count: n, first: first, into: &words) { i in
                     let e = read(i &+ o)
-                    let m = e == marker ? nullMatches : (UInt64(bitPattern: e &- lower) <= span) != outside
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                    return e == marker ? nullMatches : (UInt64(bitPattern: e &- lower) <= span) != outside
                 }
             } else {
-                for i in 0..<n {
-                    let e = read(i &+ o)
-                    let m = (UInt64(bitPattern: e &- lower) <= span) != outside
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                markBits(count: n, first: first, into: &words) { i in
+                    (UInt64(bitPattern: read(i &+ o) &- lower) <= span) != outside
                 }
             }
-            if acc != 0 { words[(p &- 1) >> 6] |= acc }
         }
         switch node.width {
         case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
@@ -106,6 +96,35 @@ public struct IntegerLeaf {
         default: run { Int64((bytes.load(fromByteOffset: $0 >> 1, as: UInt8.self) >> UInt8(($0 & 1) << 2)) & 15) }
         }
     }
+}
+
+/// ORs bit `first + i` into `words` for each `i` in `0 ..< count` with `test(i)`; the caller
+/// keeps `first + count` within the words. Elements are tested 64 at a time into one word, so
+/// the loop that does the work has no branch and no store per element (it unrolls); only the
+/// elements before the first word boundary and after the last whole word go one by one.
+@inline(__always)
+func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int) -> Bool) {
+    var i = 0, p = first
+    while i < n && p & 63 != 0 {
+        if test(i) { words[p >> 6] |= 1 << UInt64(p & 63) }
+        i &+= 1
+        p &+= 1
+    }
+    while n &- i >= 64 {
+        var m: UInt64 = 0
+        for j in 0..<64 { m |= (test(i &+ j) ? 1 : 0) << UInt64(j) }
+        words[p >> 6] |= m
+        i &+= 64
+        p &+= 64
+    }
+    var m: UInt64 = 0
+    let tail = p
+    while i < n {
+        if test(i) { m |= 1 << UInt64(p &- tail) }
+        i &+= 1
+        p &+= 1
+    }
+    if m != 0 { words[tail >> 6] |= m }
 }
 
 /// How each element of a floating-point leaf is compared with a constant
@@ -152,26 +171,17 @@ public struct FloatingLeaf {
         // Separate loops for floats and doubles, each with the comparison inlined.
         @inline(__always)
         func run(_ test: (Double) -> Bool) {
-            var acc: UInt64 = 0
-            var p = first
             if isFloat {
-                for i in 0..<n {
+                markBits(count: n, first: first, into: &words) { i in
                     let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
-                    let m = bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                    return bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
                 }
             } else {
-                for i in 0..<n {
+                markBits(count: n, first: first, into: &words) { i in
                     let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
-                    let m = bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                    return bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
                 }
             }
-            if acc != 0 { words[(p &- 1) >> 6] |= acc }
         }
         switch op {
         case .equal: run { $0 == value }

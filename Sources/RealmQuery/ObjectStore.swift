@@ -65,6 +65,7 @@ public final class TableData {
     public let table: Table
     public let className: String
     private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
+    private var leafKeyIndexCache: LeafKeyIndex?
     private var keyCache: [Int64]?
     private var rowByKey: [Int64: Int]?
     private var columnCache: [Int64: [Value]] = [:]
@@ -87,6 +88,14 @@ public final class TableData {
         if let root = table.clusterRef, !isHidden { out = try snapshot.clusterLeaves(rootRef: root) }
         leafCache = out
         return out
+    }
+
+    /// The leaves' first rows and last keys as flat arrays (LeafKeyIndex), made on first use.
+    func leafKeyIndex() throws -> LeafKeyIndex {
+        if let i = leafKeyIndexCache { return i }
+        let i = LeafKeyIndex(try leaves())
+        leafKeyIndexCache = i
+        return i
     }
 
     public func count() throws -> Int {
@@ -191,17 +200,5 @@ public final class TableData {
     /// The backlink column of this table that mirrors `originColumn` of `origin`.
     func backlinkColumn(from origin: TableData, column originColumn: Column) -> Column? {
         table.backlinkColumns.first { $0.targetTable == origin.table.key && $0.oppositeColumn == originColumn.key }
-    }
-
-    /// The object whose primary key equals `value` (`Table::find_primary_key`).
-    public func find(primaryKey value: QValue) throws -> Int64? {
-        guard let pk = table.primaryKeyColumn else { return nil }
-        let keys = try keys()
-        for (row, v) in try values(pk).enumerated() {
-            let candidate = QValue(v)
-            if candidate.isNull && value.isNull { return keys[row] }
-            if QValue.typesAreComparable(candidate, value), QValue.compare(candidate, value) == 0 { return keys[row] }
-        }
-        return nil
     }
 }

@@ -1,0 +1,167 @@
+import RealmFormat
+import RealmObjects
+@testable import RealmQuery
+import RealmTestSupport
+import XCTest
+
+/// The int fast paths of the search index (realm-format.md §12) against the slow paths, on a
+/// file laid out here: `Thing{id int pk, n int indexed, opt int? indexed, score double}` ×
+/// 3,000 (12 cluster leaves). The values are chosen to reach every shape of int index entry:
+/// duplicate lists (n = i % 50), values sharing only their low four bytes (2^32 + 7 next to 7,
+/// so a sub-index), null next to 0 and 2^32 (all three have key 0 at level 0), int64 extremes.
+final class IndexedIntTests: XCTestCase {
+    static let rows = 3000
+    static let shared = 1 << 32 + 7
+
+    static func id(_ i: Int) -> Int64 { i % 3 == 0 ? Int64(i) << 32 | 5 : Int64(i * 7 - 5000) }
+    static func n(_ i: Int) -> Int64 {
+        if i % 97 == 0 { return Int64(shared) }
+        if i == 5 { return .min }
+        if i == 6 { return .max }
+        return Int64(i % 50)
+    }
+    static func opt(_ i: Int) -> Value {
+        if i % 5 == 0 { return .null }
+        if i % 7 == 0 { return .int(0) }
+        if i % 11 == 0 { return .int(1 << 32) }
+        return .int(Int64(i % 13))
+    }
+
+    let snapshot: Snapshot = {
+        let schema = """
+            [{"name": "Thing", "primaryKey": "id", "embedded": false, "properties": [
+              {"name": "id", "type": "int", "optional": false, "indexed": true, "primaryKey": true, "collection": null, "objectType": null, "linkOrigin": null},
+              {"name": "n", "type": "int", "optional": false, "indexed": true, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
+              {"name": "opt", "type": "int", "optional": true, "indexed": true, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
+              {"name": "score", "type": "double", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]}]
+            """
+        var (names, models) = try! SchemaBuilder.tables(fromClassesJSON: try! JSONParser.parse(schema), schemaVersion: 1)
+        let t = models.firstIndex { $0.name == "class_Thing" }!
+        for i in 0..<rows {
+            let key = models[t].nextObjectKey()
+            models[t].insertObject(key: key, values: [.int(id(i)), .int(n(i)), opt(i), .double(Double(i % 101) / 4)])
+        }
+        let bytes = NewFile.bytes(tableNames: names, tables: try! models.map { try TableEncoder.encode($0) })
+        names = []
+        return try! Snapshot(image: ByteImage(bytes: bytes))
+    }()
+
+    func thing() throws -> (ObjectStore, TableData) {
+        let store = ObjectStore(snapshot: snapshot)
+        let t = try XCTUnwrap(store.table(className: "Thing"))
+        XCTAssertGreaterThan(try t.leaves().count, 4, "several cluster leaves")
+        return (store, t)
+    }
+
+    func testIntIndexKeysAreTheKeysOfTheIntsBytes() {
+        for v: Int64 in [0, 1, 47, -1, .min, .max, 1 << 32, 1 << 32 + 7, 0x0102_0304_0506_0708, -5000] {
+            let bytes = IndexKey.bytes(of: .int(v), columnType: .int)!
+            for offset in [0, 4, 8, 12] {
+                XCTAssertEqual(IndexKey.key(int: v, offset: offset), IndexKey.key(bytes, offset: offset), "\(v) at \(offset)")
+            }
+        }
+    }
+
+    func testIntLookupFindsWhatTheByteLookupFinds() throws {
+        let (_, t) = try thing()
+        for name in ["id", "n", "opt"] {
+            let column = try XCTUnwrap(t.column(named: name))
+            let reader = SearchIndexReader(snapshot: snapshot, rootRef: try XCTUnwrap(column.searchIndexRef))
+            var probes = try t.values(column).compactMap(\.intValue)
+            probes += [12345, -1, 1 << 33, Int64(Self.shared) + 1]
+            for v in probes {
+                XCTAssertEqual(try reader.lookup(int: v), try reader.lookup(IndexKey.bytes(of: .int(v), columnType: .int)!), "\(name) \(v)")
+            }
+        }
+    }
+
+    /// `n == v` counted from the index (Query.count → Evaluator.indexCount) and through the
+    /// index's bitset path give the scan's answer, for every stored value and some absent ones.
+    func testIndexedIntCountsAgreeWithTheScan() throws {
+        let (store, t) = try thing()
+        var fromIndex = 0
+        for name in ["n", "opt", "id"] {
+            let column = try XCTUnwrap(t.column(named: name))
+            let decoded = try t.values(column)
+            var probes = Array(Set(decoded.compactMap(\.intValue)))
+            probes += [12345, -1, 1 << 33, 7 << 32 | 7]
+            let all = Bitset(count: decoded.count, filled: true)
+            for v in probes {
+                let expected = decoded.filter { $0 == .int(v) }.count
+                let d = DirectCondition(column: column, type: .int, op: .equal, value: .int(v))
+                if let n = try Evaluator(table: t).indexCount(d) {
+                    fromIndex += 1
+                    XCTAssertEqual(n, expected, "\(name) == \(v) counted from the index")
+                }
+                XCTAssertEqual(try Query(store: store, table: t, "\(name) == \(v)").count(), expected, "\(name) == \(v)")
+                if let viaIndex = try Evaluator(table: t).indexLookup(d, all) {
+                    XCTAssertEqual(viaIndex, try Evaluator(table: t).scan(d, all), "\(name) == \(v) through the index")
+                }
+            }
+        }
+        XCTAssertGreaterThan(fromIndex, 60, "most counts were answered from the index")
+        // null, and the values whose key chains meet null's (key 0 at level 0).
+        let opt = try XCTUnwrap(t.column(named: "opt"))
+        let optValues = try t.values(opt)
+        for (text, value) in [("nil", Value.null), ("0", .int(0)), ("\(1 << 32)", .int(1 << 32))] {
+            let expected = optValues.filter { $0 == value }.count
+            XCTAssertGreaterThan(expected, 0)
+            XCTAssertEqual(try Query(store: store, table: t, "opt == \(text)").count(), expected, "opt == \(text)")
+        }
+    }
+
+    /// Primary keys found through the int index path, by `row(primaryKey:)` and
+    /// `find(primaryKey:)`, agree with the scan; absent keys and other types find nothing or
+    /// what the scan finds.
+    func testPrimaryKeyLookupsAgreeWithTheScan() throws {
+        let (_, t) = try thing()
+        let pk = try XCTUnwrap(t.table.primaryKeyColumn)
+        let keys = try t.keys()
+        for row in Swift.stride(from: 0, to: Self.rows, by: 7) {
+            XCTAssertEqual(try t.row(primaryKey: .int(Self.id(row))), row)
+            XCTAssertEqual(try t.find(primaryKey: .int(Self.id(row))), keys[row])
+            XCTAssertEqual(try t.value(of: pk, atRow: row), .int(Self.id(row)))
+        }
+        for probe: QValue in [.int(12345), .int(Int64(9) << 32 | 6), .int(-1), .null, .double(Double(Self.id(1))), .double(0.5),
+                              .string(Array("x".utf8))] {
+            XCTAssertEqual(try t.find(primaryKey: probe), try t.scanPrimaryKey(pk, probe), "\(probe)")
+        }
+        XCTAssertEqual(try t.find(primaryKey: .double(Double(Self.id(1)))), keys[1], "an int key found by an equal double")
+        XCTAssertNil(try t.row(primaryKey: .int(12345)))
+    }
+
+    /// `LeafKeyIndex` finds every object's leaf and position as the leaf-by-leaf search does,
+    /// and nothing for absent keys or rows outside the table.
+    func testLeafKeyIndexLocatesLikeTheLeafSearch() throws {
+        let (_, t) = try thing()
+        let leaves = try t.leaves()
+        let index = LeafKeyIndex(leaves)
+        let keys = try t.keys()
+        for (row, key) in keys.enumerated() {
+            let found = try XCTUnwrap(index.locate(key, in: leaves))
+            XCTAssertEqual(leaves[found.leaf].start + found.index, row)
+            XCTAssertTrue(found == t.locate(key, in: leaves)!)
+            XCTAssertEqual(index.leaf(ofRow: row, in: leaves), found.leaf)
+        }
+        for absent in [-1, keys.last! + 1, Int64.max, Int64.min] { XCTAssertNil(index.locate(absent, in: leaves)) }
+        XCTAssertNil(index.leaf(ofRow: -1, in: leaves))
+        XCTAssertNil(index.leaf(ofRow: keys.count, in: leaves))
+    }
+
+    /// Several aggregates in one call give what each gives alone and what the decoded values
+    /// give.
+    func testAggregatesInOneCallAgreeWithSeparateCalls() throws {
+        let (store, t) = try thing()
+        let q = try Query(store: store, table: t, "n > 10")
+        let rows = try q.rows()
+        let scores = try t.values(XCTUnwrap(t.column(named: "score"))).enumerated().filter { rows.contains($0.offset) }.compactMap {
+            if case let .double(d) = $0.element { return d } else { return nil }
+        }
+        let together = try q.aggregates([.sum("score"), .average("score"), .max("n"), .min("opt"), .max("score"), .sum("n")])
+        XCTAssertEqual(together, [try q.sum("score"), try q.average("score"), try q.max("n"), try q.min("opt"), try q.max("score"), try q.sum("n")])
+        XCTAssertEqual(together[0], .double(scores.reduce(0, +)))
+        XCTAssertEqual(together[1], .double(scores.reduce(0, +) / Double(scores.count)))
+        XCTAssertEqual(together[4], .double(scores.max()!))
+        XCTAssertThrowsError(try q.aggregates([.sum("score"), .sum("nope")]))
+    }
+}
