@@ -86,6 +86,39 @@ public struct IntegerLeaf {
             }
         }
         switch node.width {
+        case 8 where marker == nil:
+            // 16 bytes compared at once. The bounds are clamped to Int8; a range missing
+            // Int8 entirely holds no element.
+            let read = { (i: Int) in Int64(bytes.load(fromByteOffset: i, as: Int8.self)) }
+            let test = { (i: Int) in (UInt64(bitPattern: read(i) &- lower) <= span) != outside }
+            guard lower <= Int64(Int8.max), upper >= Int64(Int8.min) else {
+                markBits(count: n, first: first, into: &words, test) { _ in outside ? ~0 : 0 }
+                return
+            }
+            let lo = SIMD16<Int8>(repeating: Int8(clamping: lower)), hi = SIMD16<Int8>(repeating: Int8(clamping: upper))
+            markBits(count: n, first: first, into: &words, test) { i in
+                var m: UInt64 = 0
+                for q in 0..<4 {
+                    let v = bytes.loadUnaligned(fromByteOffset: i &+ 16 &* q, as: SIMD16<Int8>.self)
+                    m |= laneBits((v .>= lo) .& (v .<= hi)) << UInt64(16 * q)
+                }
+                return outside ? ~m : m
+            }
+        case 1 where marker == nil:
+            // Bools and 0/1 ints: the payload bits are the elements (§4.3), so a block is the
+            // 64 bits from element i (a byte and a shift away), kept where 1 matches and
+            // inverted where 0 does.
+            let read = { (i: Int) in Int64((bytes.load(fromByteOffset: i >> 3, as: UInt8.self) >> UInt8(i & 7)) & 1) }
+            let test = { (i: Int) in (UInt64(bitPattern: read(i) &- lower) <= span) != outside }
+            let ones: UInt64 = (UInt64(bitPattern: 1 &- lower) <= span) != outside ? ~0 : 0
+            let zeros: UInt64 = (UInt64(bitPattern: 0 &- lower) <= span) != outside ? ~0 : 0
+            markBits(count: n, first: first, into: &words, test) { i in
+                // Bits i ..< i + 64 lie in bytes i >> 3 … (i + 63) >> 3, all inside the payload.
+                let r = i & 7
+                var bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i >> 3, as: UInt64.self)) >> UInt64(r)
+                if r != 0 { bits |= UInt64(bytes.load(fromByteOffset: (i >> 3) &+ 8, as: UInt8.self)) << UInt64(64 &- r) }
+                return bits & ones | ~bits & zeros
+            }
         case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
         case 16: run { Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* $0, as: Int16.self))) }
         case 32: run { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* $0, as: Int32.self))) }
@@ -104,6 +137,17 @@ public struct IntegerLeaf {
 /// elements before the first word boundary and after the last whole word go one by one.
 @inline(__always)
 func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int) -> Bool) {
+    markBits(count: n, first: first, into: &words, test) { i in
+        var m: UInt64 = 0
+        for j in 0..<64 { m |= (test(i &+ j) ? 1 : 0) << UInt64(j) }
+        return m
+    }
+}
+
+/// The same with the 64-element blocks computed by `block(i)` (bit j for element i + j),
+/// which must agree with `test`: the vector loops of the common widths.
+@inline(__always)
+func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int) -> Bool, block: (Int) -> UInt64) {
     var i = 0, p = first
     while i < n && p & 63 != 0 {
         if test(i) { words[p >> 6] |= 1 << UInt64(p & 63) }
@@ -111,9 +155,7 @@ func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int
         p &+= 1
     }
     while n &- i >= 64 {
-        var m: UInt64 = 0
-        for j in 0..<64 { m |= (test(i &+ j) ? 1 : 0) << UInt64(j) }
-        words[p >> 6] |= m
+        words[p >> 6] |= block(i)
         i &+= 64
         p &+= 64
     }
@@ -125,6 +167,22 @@ func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int
         p &+= 1
     }
     if m != 0 { words[tail >> 6] |= m }
+}
+
+/// Bit j set for each lane j of a comparison's mask (16 lanes): the lanes' weights 1, 2, 4 …
+/// summed per half (distinct powers of two, so the sum is the OR).
+@inline(__always)
+func laneBits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
+    let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+    let chosen = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: mask)
+    return UInt64(chosen.lowHalf.wrappedSum()) | UInt64(chosen.highHalf.wrappedSum()) << 8
+}
+
+/// The same for 8 lanes of 64 bits.
+@inline(__always)
+func laneBits(_ mask: SIMDMask<SIMD8<Int64>>) -> UInt64 {
+    let weights = SIMD8<UInt64>(1, 2, 4, 8, 16, 32, 64, 128)
+    return SIMD8<UInt64>(repeating: 0).replacing(with: weights, where: mask).wrappedSum()
 }
 
 /// How each element of a floating-point leaf is compared with a constant
@@ -182,6 +240,36 @@ public struct FloatingLeaf {
                     return bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
                 }
             }
+        }
+        if !isFloat && nullMatches == (op == .notEqual) {
+            // Eight doubles compared at once. Realm's null is a NaN (§9.4), for which every
+            // IEEE comparison but `!=` is false: exactly `nullMatches` here, so null needs no
+            // test of its own.
+            let c = SIMD8<Double>(repeating: value)
+            @inline(__always)
+            func vector(_ compare: (SIMD8<Double>) -> SIMDMask<SIMD8<Int64>>) {
+                let test = { (i: Int) -> Bool in
+                    let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+                    return bits == Snapshot.doubleNull ? nullMatches : compare(SIMD8<Double>(repeating: Double(bitPattern: bits)))[0]
+                }
+                markBits(count: n, first: first, into: &words, test) { i in
+                    var m: UInt64 = 0
+                    for q in 0..<8 {
+                        let v = bytes.loadUnaligned(fromByteOffset: 8 &* (i &+ 8 &* q), as: SIMD8<Double>.self)
+                        m |= laneBits(compare(v)) << UInt64(8 * q)
+                    }
+                    return m
+                }
+            }
+            switch op {
+            case .equal: vector { $0 .== c }
+            case .notEqual: vector { $0 .!= c }
+            case .less: vector { $0 .< c }
+            case .lessEqual: vector { $0 .<= c }
+            case .greater: vector { $0 .> c }
+            case .greaterEqual: vector { $0 .>= c }
+            }
+            return
         }
         switch op {
         case .equal: run { $0 == value }

@@ -34,14 +34,16 @@ extension Query {
             for c in summarized {
                 if c.type == .int { ints[c.key.value] = IntegerSummary() } else { floats[c.key.value] = FloatingSummary() }
             }
-            for (leaf, start) in try table.leaves() {
+            let refs = try summarized.map { c in try table.columnRefs(c) }
+            for (l, (leaf, start)) in try table.leaves().enumerated() {
                 let end = start + leaf.count
                 guard selected.any(in: start, end) else { continue }
                 let words = selected.all(in: start, end) ? nil : selected.words
-                for c in summarized {
-                    guard let ref = leaf.columnRef(c.leafIndex) else {
+                for (k, c) in summarized.enumerated() {
+                    guard l < refs[k].count, refs[k][l] != 0 else {
                         throw FormatError.corrupt(offset: leaf.node.ref, reason: "class '\(table.className)': no data for property '\(c.name)'")
                     }
+                    let ref = refs[k][l]
                     if c.type == .int {
                         let values = try IntegerLeaf(table.snapshot, ref: ref, nullable: c.isNullable)
                         try checkCount(values.count, leaf, c, ref)

@@ -98,6 +98,13 @@ public final class TableData {
         return i
     }
 
+    /// The ref of `column`'s leaf in each cluster leaf, parallel to `leaves()` (0 where a leaf
+    /// has none); kept by the snapshot (`Snapshot.columnRefs`).
+    func columnRefs(_ column: Column) throws -> [Int] {
+        guard let root = table.clusterRef, !isHidden else { return [] }
+        return try snapshot.columnRefs(rootRef: root, leafIndex: column.leafIndex)
+    }
+
     public func count() throws -> Int {
         let l = try leaves()
         guard let last = l.last else { return 0 }

@@ -33,13 +33,16 @@ final class IndexedIntTests: XCTestCase {
               {"name": "id", "type": "int", "optional": false, "indexed": true, "primaryKey": true, "collection": null, "objectType": null, "linkOrigin": null},
               {"name": "n", "type": "int", "optional": false, "indexed": true, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
               {"name": "opt", "type": "int", "optional": true, "indexed": true, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
-              {"name": "score", "type": "double", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]}]
+              {"name": "score", "type": "double", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
+              {"name": "small", "type": "int", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
+              {"name": "flag", "type": "bool", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]}]
             """
         var (names, models) = try! SchemaBuilder.tables(fromClassesJSON: try! JSONParser.parse(schema), schemaVersion: 1)
         let t = models.firstIndex { $0.name == "class_Thing" }!
         for i in 0..<rows {
             let key = models[t].nextObjectKey()
-            models[t].insertObject(key: key, values: [.int(id(i)), .int(n(i)), opt(i), .double(Double(i % 101) / 4)])
+            models[t].insertObject(key: key, values: [.int(id(i)), .int(n(i)), opt(i), .double(i % 37 == 0 ? .nan : Double(i % 101) / 4),
+                                                          .int(Int64(i * 7 % 256) - 128), .bool(i % 3 == 1)])
         }
         let bytes = NewFile.bytes(tableNames: names, tables: try! models.map { try TableEncoder.encode($0) })
         names = []
@@ -71,6 +74,58 @@ final class IndexedIntTests: XCTestCase {
             probes += [12345, -1, 1 << 33, Int64(Self.shared) + 1]
             for v in probes {
                 XCTAssertEqual(try reader.lookup(int: v), try reader.lookup(IndexKey.bytes(of: .int(v), columnType: .int)!), "\(name) \(v)")
+            }
+        }
+    }
+
+    /// The vector leaf markers (16 bytes, 64 bools, 8 doubles at a time) set what the element
+    /// test sets, wherever the leaf starts in a word and for ranges inside, across and outside
+    /// the leaf's width.
+    func testVectorMarkersAgreeWithTheElementTest() throws {
+        let (_, t) = try thing()
+        let small = try XCTUnwrap(t.column(named: "small")), flag = try XCTUnwrap(t.column(named: "flag"))
+        let score = try XCTUnwrap(t.column(named: "score"))
+        let leaf = try t.leaves()[1].leaf
+        let smallLeaf = try IntegerLeaf(snapshot, ref: XCTUnwrap(leaf.columnRef(small.leafIndex)), nullable: false)
+        let flagLeaf = try IntegerLeaf(snapshot, ref: XCTUnwrap(leaf.columnRef(flag.leafIndex)), nullable: false)
+        let scoreLeaf = try FloatingLeaf(snapshot, ref: XCTUnwrap(leaf.columnRef(score.leafIndex)), float: false)
+        XCTAssertEqual(smallLeaf.width, 8)
+        XCTAssertEqual(flagLeaf.width, 1)
+        func expected(_ count: Int, _ first: Int, _ words: Int, _ test: (Int) -> Bool) -> [UInt64] {
+            var out = [UInt64](repeating: 0, count: words)
+            for i in 0..<count where test(i) && (first + i) / 64 < words { out[(first + i) / 64] |= 1 << UInt64((first + i) % 64) }
+            return out
+        }
+        let ranges: [(Int64, Int64)] = [(-10, 40), (-128, 127), (.min, -100), (100, .max), (200, 300), (-300, -200), (0, 0), (1, 1), (0, 1), (5, 4)]
+        for first in [0, 3, 64, 70, 127] {
+            let count = (first + smallLeaf.count + 63) / 64
+            for (lower, upper) in ranges {
+                for outside in [false, true] {
+                    for (leafValues, name) in [(smallLeaf, "small"), (flagLeaf, "flag")] {
+                        var words = [UInt64](repeating: 0, count: count)
+                        leafValues.markRange(lower, upper, outside: outside, nullMatches: false, into: &words, first: first)
+                        let inside = { (i: Int) in lower <= upper && (lower...upper).contains(leafValues[i]) }
+                        XCTAssertEqual(words, expected(leafValues.count, first, count) { inside($0) != outside },
+                                       "\(name) \(lower)...\(upper) outside \(outside) from bit \(first)")
+                    }
+                }
+            }
+            for op: ElementComparison in [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual] {
+                for c in [12.5, -1, 100, .nan, .infinity] {
+                    var words = [UInt64](repeating: 0, count: count)
+                    scoreLeaf.mark(op, c, nullMatches: op == .notEqual, into: &words, first: first)
+                    XCTAssertEqual(words, expected(scoreLeaf.count, first, count) { i in
+                        let v = scoreLeaf[i] ?? .nan
+                        switch op {
+                        case .equal: return v == c
+                        case .notEqual: return v != c
+                        case .less: return v < c
+                        case .lessEqual: return v <= c
+                        case .greater: return v > c
+                        case .greaterEqual: return v >= c
+                        }
+                    }, "score \(op) \(c) from bit \(first)")
+                }
             }
         }
     }
@@ -152,7 +207,7 @@ final class IndexedIntTests: XCTestCase {
     /// give.
     func testAggregatesInOneCallAgreeWithSeparateCalls() throws {
         let (store, t) = try thing()
-        let q = try Query(store: store, table: t, "n > 10")
+        let q = try Query(store: store, table: t, "n > 10 AND score < 1000.0")   // no NaN scores (IEEE <, a double constant)
         let rows = try q.rows()
         let scores = try t.values(XCTUnwrap(t.column(named: "score"))).enumerated().filter { rows.contains($0.offset) }.compactMap {
             if case let .double(d) = $0.element { return d } else { return nil }
