@@ -1,27 +1,54 @@
 import RealmFormat
 
-/// Where each cluster leaf of a table starts and ends, as two flat arrays: the row number of
-/// its first object and the ObjKey of its last (realm-format.md §8: keys ascend through the
-/// tree). A binary search over these finds an object's leaf without touching any leaf node but
-/// the one it lands on, which matters for many single-object look-ups (primary keys, index
-/// candidates): the leaves' own key arrays lie all over the file.
-struct LeafKeyIndex {
+/// Where each cluster leaf of a table starts and ends, as flat arrays: the row number of its
+/// first object, its object count, its first and last ObjKeys (realm-format.md §8: keys ascend
+/// through the tree). A binary search over these finds an object's leaf without touching any
+/// leaf node, which matters for many single-object look-ups (primary keys, index candidates):
+/// the leaves' own nodes lie all over the file. In a leaf whose keys are consecutive (objects
+/// created in order; the compact form of §8.1 always is) the position is the key's distance
+/// from the first, so no leaf is read at all. (A class: handed around once per look-up, it
+/// costs one reference count, not one per array.)
+final class LeafKeyIndex {
     let starts: [Int]
+    let counts: [Int]
+    let firstKeys: [Int64]
     let lastKeys: [Int64]
+    /// Whether leaf l's keys are exactly firstKeys[l] ... lastKeys[l].
+    let dense: [Bool]
+    /// Whether the keys are production ObjKeys (see IndexLookup.swift: tables of realm-core's
+    /// 4-objects-per-cluster test builds number theirs differently).
+    let holdsProductionKeys: Bool
 
     init(_ leaves: [(leaf: ClusterLeaf, start: Int)]) {
         starts = leaves.map(\.start)
+        counts = leaves.map(\.leaf.count)
         // An empty leaf (only a hostile file has one) takes the previous leaf's last key, so
         // the array still ascends and a search never lands on it.
         var last = Int64.min
-        lastKeys = leaves.map { l in
-            if l.leaf.count > 0 { last = l.leaf.objectKey(l.leaf.count - 1) }
-            return last
+        var firsts = [Int64](), lasts = [Int64](), dense = [Bool]()
+        firsts.reserveCapacity(leaves.count)
+        lasts.reserveCapacity(leaves.count)
+        dense.reserveCapacity(leaves.count)
+        for (leaf, _) in leaves {
+            let n = leaf.count
+            let first = n > 0 ? leaf.objectKey(0) : last
+            if n > 0 { last = leaf.objectKey(n - 1) }
+            firsts.append(first)
+            lasts.append(last)
+            // Keys ascend strictly in a valid leaf (§8), so n keys spanning n values are all of
+            // them. (In a hostile leaf that does not ascend, a key between its first and last
+            // still maps to a position inside the leaf: a wrong row at worst, never a trap.)
+            let (span, overflow) = last.subtractingReportingOverflow(first)
+            dense.append(n > 0 && !overflow && span == Int64(n - 1))
         }
+        firstKeys = firsts
+        lastKeys = lasts
+        self.dense = dense
+        holdsProductionKeys = leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 })
     }
 
     /// The leaf holding row `row`, nil when the row is outside the table.
-    func leaf(ofRow row: Int, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> Int? {
+    func leaf(ofRow row: Int) -> Int? {
         guard row >= 0 else { return nil }
         // The last leaf starting at or before `row`.
         var lo = 0, hi = starts.count
@@ -29,12 +56,12 @@ struct LeafKeyIndex {
             let mid = (lo &+ hi) >> 1
             if starts[mid] <= row { lo = mid &+ 1 } else { hi = mid }
         }
-        guard lo > 0, lo - 1 < leaves.count, row - starts[lo - 1] < leaves[lo - 1].leaf.count else { return nil }
+        guard lo > 0, row - starts[lo - 1] < counts[lo - 1] else { return nil }
         return lo - 1
     }
 
-    /// The leaf (position in `leaves`) and the position within it of the object with ObjKey
-    /// `key`; nil when no object has that key.
+    /// The leaf (position in `leaves`, which this index was made from) and the position within
+    /// it of the object with ObjKey `key`; nil when no object has that key.
     func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> (leaf: Int, index: Int)? {
         // The first leaf whose last key is ≥ key.
         var lo = 0, hi = lastKeys.count
@@ -42,19 +69,17 @@ struct LeafKeyIndex {
             let mid = (lo &+ hi) >> 1
             if lastKeys[mid] < key { lo = mid &+ 1 } else { hi = mid }
         }
-        guard lo < leaves.count else { return nil }
+        guard lo < lastKeys.count, lo < leaves.count, counts[lo] > 0 else { return nil }
+        if dense[lo] {
+            guard key >= firstKeys[lo] else { return nil }
+            return (lo, Int(key &- firstKeys[lo]))
+        }
         let leaf = leaves[lo].leaf
-        let n = leaf.count
-        guard n > 0 else { return nil }
-        // Keys of a leaf are mostly consecutive (objects created in order): try the position
-        // the first key predicts before searching.
-        let guess = key &- leaf.objectKey(0)
-        if guess >= 0, guess < Int64(n), leaf.objectKey(Int(guess)) == key { return (lo, Int(guess)) }
-        var a = 0, b = n
+        var a = 0, b = leaf.count
         while a < b {
             let mid = (a &+ b) >> 1
             if leaf.objectKey(mid) < key { a = mid &+ 1 } else { b = mid }
         }
-        return a < n && leaf.objectKey(a) == key ? (lo, a) : nil
+        return a < leaf.count && leaf.objectKey(a) == key ? (lo, a) : nil
     }
 }

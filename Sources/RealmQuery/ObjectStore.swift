@@ -66,6 +66,9 @@ public final class TableData {
     public let className: String
     private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
     private var leafKeyIndexCache: LeafKeyIndex?
+    private var refsByLeafIndex: [[Int]?] = []
+    /// The primary-key column, looked up once (`Table.primaryKeyColumn` searches the columns).
+    lazy var primaryKeyColumn: Column? = table.primaryKeyColumn
     private var keyCache: [Int64]?
     private var rowByKey: [Int64: Int]?
     private var columnCache: [Int64: [Value]] = [:]
@@ -101,8 +104,16 @@ public final class TableData {
     /// The ref of `column`'s leaf in each cluster leaf, parallel to `leaves()` (0 where a leaf
     /// has none); kept by the snapshot (`Snapshot.columnRefs`).
     func columnRefs(_ column: Column) throws -> [Int] {
+        let k = column.leafIndex
+        if k < refsByLeafIndex.count, let refs = refsByLeafIndex[k] { return refs }
         guard let root = table.clusterRef, !isHidden else { return [] }
-        return try snapshot.columnRefs(rootRef: root, leafIndex: column.leafIndex)
+        let refs = try snapshot.columnRefs(rootRef: root, leafIndex: k)
+        // Kept here too, by position: single-object reads ask for them once per object.
+        if k >= 0 && k < 1 << 12 {
+            if k >= refsByLeafIndex.count { refsByLeafIndex += Array(repeating: nil, count: k + 1 - refsByLeafIndex.count) }
+            refsByLeafIndex[k] = refs
+        }
+        return refs
     }
 
     public func count() throws -> Int {

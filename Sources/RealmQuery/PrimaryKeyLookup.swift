@@ -9,7 +9,7 @@ extension TableData {
     /// The row of the object whose primary key equals `value`, nil when there is none (also
     /// for a class without a primary key).
     public func row(primaryKey value: Value) throws -> Int? {
-        guard let pk = table.primaryKeyColumn else { return nil }
+        guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()          // one lookup is one top-level operation (Snapshot)
         switch try indexedPrimaryKey(pk, value) {
         case let .found(row, _): return row
@@ -24,7 +24,7 @@ extension TableData {
     /// index when the value has the key's own type (or is null), else by comparing every
     /// object's key as realm-core's query would.
     public func find(primaryKey value: QValue) throws -> Int64? {
-        guard let pk = table.primaryKeyColumn else { return nil }
+        guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()
         if let v = value.storedValue(for: pk.type) {
             switch try indexedPrimaryKey(pk, v) {
@@ -48,11 +48,11 @@ extension TableData {
         // Indexes of files before format 20 hold row numbers, not ObjKeys: scan those.
         guard snapshot.fileFormat >= 20, pk.hasSearchIndex, let root = pk.searchIndexRef else { return .unusable }
         let leaves = try leaves()
+        let positions = try leafKeyIndex()
         // Test-build files (≤ 4 objects per cluster) number keys differently (see
         // IndexLookup.swift): scan those too.
-        guard leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 }) else { return .unusable }
+        guard positions.holdsProductionKeys else { return .unusable }
         let reader = SearchIndexReader(snapshot: snapshot, rootRef: root)
-        let positions = try leafKeyIndex()
         if pk.type == .int, case let .int(v) = value {
             // The int path: no bytes built, no candidate array, the key confirmed in place.
             switch try reader.lookup(int: v) {
@@ -60,11 +60,11 @@ extension TableData {
                 return .absent
             case let .single(key, _):
                 guard let (l, i) = positions.locate(key, in: leaves) else { return .absent }
-                return try storedInt(pk, leaves[l].leaf, i) == v ? .found(row: leaves[l].start + i, key: key) : .absent
+                return try storedInt(pk, leaf: l, i, positions) == v ? .found(row: positions.starts[l] + i, key: key) : .absent
             case let .list(ref, _):
                 for key in try reader.listKeys(ref) {
                     guard let (l, i) = positions.locate(key, in: leaves) else { continue }
-                    if try storedInt(pk, leaves[l].leaf, i) == v { return .found(row: leaves[l].start + i, key: key) }
+                    if try storedInt(pk, leaf: l, i, positions) == v { return .found(row: positions.starts[l] + i, key: key) }
                 }
                 return .absent
             }
@@ -78,14 +78,16 @@ extension TableData {
         return .absent
     }
 
-    /// The int stored for the object at position `i` of `leaf`, nil for null.
-    private func storedInt(_ column: Column, _ leaf: ClusterLeaf, _ i: Int) throws -> Int64? {
-        guard let ref = leaf.columnRef(column.leafIndex) else {
-            throw FormatError.corrupt(offset: leaf.node.ref, reason: "class '\(className)': no data for property '\(column.name)'")
+    /// The int stored for the object at position `i` of leaf `l`, nil for null; the column's
+    /// leaf found through the kept refs (`columnRefs`), so only that node is read.
+    private func storedInt(_ column: Column, leaf l: Int, _ i: Int, _ positions: LeafKeyIndex) throws -> Int64? {
+        let refs = try columnRefs(column)
+        guard l < refs.count, refs[l] != 0 else {
+            throw FormatError.corrupt(offset: 0, reason: "class '\(className)': no data for property '\(column.name)' in cluster leaf \(l)")
         }
-        let values = try IntegerLeaf(snapshot, ref: ref, nullable: column.isNullable)
-        guard values.count == leaf.count else {
-            throw FormatError.corrupt(offset: ref, reason: "class '\(className)': property '\(column.name)' holds \(values.count) values for \(leaf.count) objects")
+        let values = try IntegerLeaf(snapshot, ref: refs[l], nullable: column.isNullable)
+        guard values.count == positions.counts[l] else {
+            throw FormatError.corrupt(offset: refs[l], reason: "class '\(className)': property '\(column.name)' holds \(values.count) values for \(positions.counts[l]) objects")
         }
         return values.isNull(i) ? nil : values[i]
     }
@@ -104,16 +106,15 @@ extension TableData {
     /// The value of `column` for the object at `row` (0 ..< count), read from its cluster leaf
     /// alone. Ints, bools and doubles are read in place; other types decode the one leaf.
     public func value(of column: Column, atRow row: Int) throws -> Value {
-        let leaves = try leaves()
-        guard let l = try leafKeyIndex().leaf(ofRow: row, in: leaves) else {
+        let positions = try leafKeyIndex()
+        guard let l = positions.leaf(ofRow: row) else {
             throw QueryError.illegalOperation(message: "Row \(row) is outside class '\(className)'", at: nil)
         }
-        let (leaf, start) = leaves[l]
-        let i = row - start
+        let i = row - positions.starts[l]
         if column.collection == nil, column.type == .int {
-            return try storedInt(column, leaf, i).map(Value.int) ?? .null
+            return try storedInt(column, leaf: l, i, positions).map(Value.int) ?? .null
         }
-        return try decode(column, in: leaf)[i]
+        return try decode(column, in: leaves()[l].leaf)[i]
     }
 }
 

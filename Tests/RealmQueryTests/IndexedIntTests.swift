@@ -196,11 +196,11 @@ final class IndexedIntTests: XCTestCase {
             let found = try XCTUnwrap(index.locate(key, in: leaves))
             XCTAssertEqual(leaves[found.leaf].start + found.index, row)
             XCTAssertTrue(found == t.locate(key, in: leaves)!)
-            XCTAssertEqual(index.leaf(ofRow: row, in: leaves), found.leaf)
+            XCTAssertEqual(index.leaf(ofRow: row), found.leaf)
         }
         for absent in [-1, keys.last! + 1, Int64.max, Int64.min] { XCTAssertNil(index.locate(absent, in: leaves)) }
-        XCTAssertNil(index.leaf(ofRow: -1, in: leaves))
-        XCTAssertNil(index.leaf(ofRow: keys.count, in: leaves))
+        XCTAssertNil(index.leaf(ofRow: -1))
+        XCTAssertNil(index.leaf(ofRow: keys.count))
     }
 
     /// Several aggregates in one call give what each gives alone and what the decoded values
