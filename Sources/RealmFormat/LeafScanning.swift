@@ -307,6 +307,32 @@ public struct TimestampLeaf {
     }
 }
 
+extension TimestampLeaf {
+    /// Sets bit `first + i` of `words` for every element `i` with `element op value` in
+    /// Realm's order of timestamps (seconds, then nanoseconds; §9.7); a null element sets its
+    /// bit exactly when `nullMatches`. As `IntegerLeaf.markRange`: ORed in, elements past the
+    /// end of `words` not marked; no value is built per element.
+    public func mark(_ op: ElementComparison, _ value: Timestamp, nullMatches: Bool, into words: inout [UInt64], first: Int) {
+        let n = Swift.min(count, words.count * 64 - first)
+        guard n > 0, first >= 0 else { return }
+        let s = value.seconds, ns = value.nanoseconds
+        @inline(__always)
+        func run(_ test: (Int64, Int32) -> Bool) {
+            markBits(count: n, first: first, into: &words) { i in
+                seconds.isNull(i) ? nullMatches : test(seconds[i], Int32(truncatingIfNeeded: nanos.int(i)))
+            }
+        }
+        switch op {
+        case .equal: run { $0 == s && $1 == ns }
+        case .notEqual: run { $0 != s || $1 != ns }
+        case .less: run { $0 < s || ($0 == s && $1 < ns) }
+        case .lessEqual: run { $0 < s || ($0 == s && $1 <= ns) }
+        case .greater: run { $0 > s || ($0 == s && $1 > ns) }
+        case .greaterEqual: run { $0 > s || ($0 == s && $1 >= ns) }
+        }
+    }
+}
+
 /// Non-null count, wrapping sum, smallest and largest of some elements of integer leaves
 /// (`IntegerLeaf.summarize`), for table aggregates.
 public struct IntegerSummary: Sendable, Equatable {

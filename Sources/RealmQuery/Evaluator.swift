@@ -122,6 +122,12 @@ struct Evaluator {
                 return values
             }) { l, values in
                 let start = leaves[l].start
+                // A timestamp constant: marked a leaf at a time in place (`ordered`: null
+                // matches only `!=`). Anything else (matching nothing) value by value.
+                if case let .timestamp(v) = d.value, let op = Self.elementComparison(d.op) {
+                    out.withWords { values.mark(op, v, nullMatches: d.op == .notEqual, into: &$0, first: start) }
+                    return
+                }
                 try candidates.forEach(in: start, start + values.count) { row in
                     if d.matches(values[row - start].map(Value.timestamp) ?? .null) { out.insert(row) }
                 }
@@ -180,6 +186,19 @@ struct Evaluator {
         case .lessEqual: return (.min, v, false, false)
         case .greater: return v == .max ? (1, 0, false, false) : (v + 1, .max, false, false)
         case .greaterEqual: return (v, .max, false, false)
+        default: return nil
+        }
+    }
+
+    /// The element comparison of a relational or equality operator; nil for the others.
+    static func elementComparison(_ op: DirectCondition.Operator) -> ElementComparison? {
+        switch op {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessEqual: return .lessEqual
+        case .greater: return .greater
+        case .greaterEqual: return .greaterEqual
         default: return nil
         }
     }

@@ -47,6 +47,40 @@ final class LeafScanTests: XCTestCase {
         XCTAssertGreaterThan(matchedSome, checked / 5, "the conditions select proper subsets, not only all or nothing")
     }
 
+    /// Timestamp conditions marked a leaf at a time (`TimestampLeaf.mark`) give what the
+    /// decoded values give, for stored dates, dates a nanosecond either side, null and a
+    /// constant of another type.
+    func testTimestampScansAgreeWithTheDecodedValues() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let created = try XCTUnwrap(items.column(named: "created"))
+        let decoded = try items.values(created)
+        let n = decoded.count
+        var constants: [QValue] = [.null, .int(3)]
+        for v in [decoded[0], decoded[n / 2], decoded[n - 1]] {
+            guard case let .timestamp(t) = v else { continue }
+            constants += [.timestamp(t), .timestamp(Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds &+ 1)),
+                          .timestamp(Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds &- 1))]
+        }
+        XCTAssertGreaterThan(constants.count, 8, "the fixture holds dates")
+        var proper = 0
+        for op: DirectCondition.Operator in [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual] {
+            for value in constants {
+                let d = DirectCondition(column: created, type: .timestamp, op: op, value: value)
+                for stride in [1, 3] {
+                    var candidates = Bitset(count: n)
+                    for r in Swift.stride(from: 0, to: n, by: stride) { candidates.insert(r) }
+                    let scanned = try XCTUnwrap(try Evaluator(table: items).scan(d, candidates))
+                    var expected = Bitset(count: n)
+                    candidates.forEach { r in if d.matches(decoded[r]) { expected.insert(r) } }
+                    XCTAssertEqual(scanned, expected, "created \(op) \(value), every \(stride) rows")
+                    if !expected.isEmpty && expected != candidates { proper += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(proper, 20)
+    }
+
     /// Counts take the bits set; a count with LIMIT still counts the rows shown.
     func testCountsWithAndWithoutOrderings() throws {
         let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
