@@ -27,7 +27,7 @@ final class IndexedIntTests: XCTestCase {
         return .int(Int64(i % 13))
     }
 
-    let snapshot: Snapshot = {
+    static let fileBytes: [UInt8] = {
         let schema = """
             [{"name": "Thing", "primaryKey": "id", "embedded": false, "properties": [
               {"name": "id", "type": "int", "optional": false, "indexed": true, "primaryKey": true, "collection": null, "objectType": null, "linkOrigin": null},
@@ -46,8 +46,10 @@ final class IndexedIntTests: XCTestCase {
         }
         let bytes = NewFile.bytes(tableNames: names, tables: try! models.map { try TableEncoder.encode($0) })
         names = []
-        return try! Snapshot(image: ByteImage(bytes: bytes))
+        return bytes
     }()
+
+    let snapshot = try! Snapshot(image: ByteImage(bytes: IndexedIntTests.fileBytes))
 
     func thing() throws -> (ObjectStore, TableData) {
         let store = ObjectStore(snapshot: snapshot)
@@ -218,5 +220,36 @@ final class IndexedIntTests: XCTestCase {
         XCTAssertEqual(together[1], .double(scores.reduce(0, +) / Double(scores.count)))
         XCTAssertEqual(together[4], .double(scores.max()!))
         XCTAssertThrowsError(try q.aggregates([.sum("score"), .sum("nope")]))
+    }
+
+    /// Damaged copies of the file (a few bytes changed at random past the header) make the
+    /// fast paths throw or answer, never trap: index look-ups and counts, primary keys, the
+    /// leaf position index, the vector markers and the aggregates.
+    func testDamagedFilesThrowInsteadOfTrapping() throws {
+        var random = SeededRandom(seed: 20261130)
+        var opened = 0, answered = 0
+        for _ in 0..<300 {
+            var bytes = Self.fileBytes
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                bytes[Int.random(in: 24..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            guard let snapshot = try? Snapshot(image: ByteImage(bytes: bytes)) else { continue }
+            opened += 1
+            let store = ObjectStore(snapshot: snapshot)
+            guard let t = store.table(className: "Thing") else { continue }
+            for q in ["n == 7", "n == \(Self.shared)", "opt == 0", "opt == nil", "id == \(Self.id(10))",
+                      "small > 3 AND flag == true AND score < 10.0", "score != 12.5", "small BETWEEN {-5, 5}"] {
+                if let n = try? Query(store: store, table: t, q).count() { answered += n >= 0 ? 1 : 0 }
+            }
+            _ = try? Query(store: store, table: t, "n > 10").aggregates([.sum("score"), .average("score"), .max("n"), .min("small")])
+            for i in Swift.stride(from: 0, to: Self.rows, by: 97) {
+                if let row = try? t.row(primaryKey: .int(Self.id(i))), let pk = t.column(named: "id") {
+                    _ = try? t.value(of: pk, atRow: row)
+                }
+                _ = try? t.find(primaryKey: .int(Self.id(i)))
+            }
+        }
+        XCTAssertGreaterThan(opened, 200)
+        XCTAssertGreaterThan(answered, 1000)
     }
 }
