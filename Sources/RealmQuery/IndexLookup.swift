@@ -12,7 +12,8 @@ import RealmFormat
 /// a sub-index; only chains reaching the 200-byte limit, which 8 bytes never do, list unequal
 /// values, and then still in value order). So when the list's first and last objects hold the
 /// constant, every object of the list does: the list is the answer without reading the others
-/// (realm-core likewise answers counts from the list once its ends match). Otherwise (a level-0
+/// (realm-core relies on the same order: it searches these lists by value with a binary
+/// search, `IndexArray::from_list`). Otherwise (a level-0
 /// list of a value sharing only the low four bytes, null next to 0 in a nullable column) each
 /// candidate is confirmed as usual.
 extension Evaluator {
