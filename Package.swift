@@ -33,7 +33,8 @@ let package = Package(
         .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
-        .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmTestSupport"]),
+        // RealmObjects only to lay out test files with indexed int columns (SchemaBuilder).
+        .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmObjects", "RealmTestSupport"]),
         .testTarget(name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -74,28 +74,51 @@ public struct IntegerLeaf {
         let marker = nullMarker
         @inline(__always)
         func run(_ read: (Int) -> Int64) {
-            var acc: UInt64 = 0
-            var p = first
             if let marker {
-                for i in 0..<n {
+                markBits(count: n, first: first, into: &words) { i in
                     let e = read(i &+ o)
-                    let m = e == marker ? nullMatches : (UInt64(bitPattern: e &- lower) <= span) != outside
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                    return e == marker ? nullMatches : (UInt64(bitPattern: e &- lower) <= span) != outside
                 }
             } else {
-                for i in 0..<n {
-                    let e = read(i &+ o)
-                    let m = (UInt64(bitPattern: e &- lower) <= span) != outside
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                markBits(count: n, first: first, into: &words) { i in
+                    (UInt64(bitPattern: read(i &+ o) &- lower) <= span) != outside
                 }
             }
-            if acc != 0 { words[(p &- 1) >> 6] |= acc }
         }
         switch node.width {
+        case 8 where marker == nil:
+            // 16 bytes compared at once. The bounds are clamped to Int8; a range missing
+            // Int8 entirely holds no element.
+            let read = { (i: Int) in Int64(bytes.load(fromByteOffset: i, as: Int8.self)) }
+            let test = { (i: Int) in (UInt64(bitPattern: read(i) &- lower) <= span) != outside }
+            guard lower <= Int64(Int8.max), upper >= Int64(Int8.min) else {
+                markBits(count: n, first: first, into: &words, test) { _ in outside ? ~0 : 0 }
+                return
+            }
+            let lo = SIMD16<Int8>(repeating: Int8(clamping: lower)), hi = SIMD16<Int8>(repeating: Int8(clamping: upper))
+            markBits(count: n, first: first, into: &words, test) { i in
+                var m: UInt64 = 0
+                for q in 0..<4 {
+                    let v = bytes.loadUnaligned(fromByteOffset: i &+ 16 &* q, as: SIMD16<Int8>.self)
+                    m |= laneBits((v .>= lo) .& (v .<= hi)) << UInt64(16 * q)
+                }
+                return outside ? ~m : m
+            }
+        case 1 where marker == nil:
+            // Bools and 0/1 ints: the payload bits are the elements (§4.3), so a block is the
+            // 64 bits from element i (a byte and a shift away), kept where 1 matches and
+            // inverted where 0 does.
+            let read = { (i: Int) in Int64((bytes.load(fromByteOffset: i >> 3, as: UInt8.self) >> UInt8(i & 7)) & 1) }
+            let test = { (i: Int) in (UInt64(bitPattern: read(i) &- lower) <= span) != outside }
+            let ones: UInt64 = (UInt64(bitPattern: 1 &- lower) <= span) != outside ? ~0 : 0
+            let zeros: UInt64 = (UInt64(bitPattern: 0 &- lower) <= span) != outside ? ~0 : 0
+            markBits(count: n, first: first, into: &words, test) { i in
+                // Bits i ..< i + 64 lie in bytes i >> 3 … (i + 63) >> 3, all inside the payload.
+                let r = i & 7
+                var bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i >> 3, as: UInt64.self)) >> UInt64(r)
+                if r != 0 { bits |= UInt64(bytes.load(fromByteOffset: (i >> 3) &+ 8, as: UInt8.self)) << UInt64(64 &- r) }
+                return bits & ones | ~bits & zeros
+            }
         case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
         case 16: run { Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* $0, as: Int16.self))) }
         case 32: run { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* $0, as: Int32.self))) }
@@ -106,6 +129,60 @@ public struct IntegerLeaf {
         default: run { Int64((bytes.load(fromByteOffset: $0 >> 1, as: UInt8.self) >> UInt8(($0 & 1) << 2)) & 15) }
         }
     }
+}
+
+/// ORs bit `first + i` into `words` for each `i` in `0 ..< count` with `test(i)`; the caller
+/// keeps `first + count` within the words. Elements are tested 64 at a time into one word, so
+/// the loop that does the work has no branch and no store per element (it unrolls); only the
+/// elements before the first word boundary and after the last whole word go one by one.
+@inline(__always)
+func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int) -> Bool) {
+    markBits(count: n, first: first, into: &words, test) { i in
+        var m: UInt64 = 0
+        for j in 0..<64 { m |= (test(i &+ j) ? 1 : 0) << UInt64(j) }
+        return m
+    }
+}
+
+/// The same with the 64-element blocks computed by `block(i)` (bit j for element i + j),
+/// which must agree with `test`: the vector loops of the common widths.
+@inline(__always)
+func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int) -> Bool, block: (Int) -> UInt64) {
+    var i = 0, p = first
+    while i < n && p & 63 != 0 {
+        if test(i) { words[p >> 6] |= 1 << UInt64(p & 63) }
+        i &+= 1
+        p &+= 1
+    }
+    while n &- i >= 64 {
+        words[p >> 6] |= block(i)
+        i &+= 64
+        p &+= 64
+    }
+    var m: UInt64 = 0
+    let tail = p
+    while i < n {
+        if test(i) { m |= 1 << UInt64(p &- tail) }
+        i &+= 1
+        p &+= 1
+    }
+    if m != 0 { words[tail >> 6] |= m }
+}
+
+/// Bit j set for each lane j of a comparison's mask (16 lanes): the lanes' weights 1, 2, 4 …
+/// summed per half (distinct powers of two, so the sum is the OR).
+@inline(__always)
+func laneBits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
+    let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+    let chosen = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: mask)
+    return UInt64(chosen.lowHalf.wrappedSum()) | UInt64(chosen.highHalf.wrappedSum()) << 8
+}
+
+/// The same for 8 lanes of 64 bits.
+@inline(__always)
+func laneBits(_ mask: SIMDMask<SIMD8<Int64>>) -> UInt64 {
+    let weights = SIMD8<UInt64>(1, 2, 4, 8, 16, 32, 64, 128)
+    return SIMD8<UInt64>(repeating: 0).replacing(with: weights, where: mask).wrappedSum()
 }
 
 /// How each element of a floating-point leaf is compared with a constant
@@ -152,26 +229,47 @@ public struct FloatingLeaf {
         // Separate loops for floats and doubles, each with the comparison inlined.
         @inline(__always)
         func run(_ test: (Double) -> Bool) {
-            var acc: UInt64 = 0
-            var p = first
             if isFloat {
-                for i in 0..<n {
+                markBits(count: n, first: first, into: &words) { i in
                     let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self))
-                    let m = bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                    return bits == Snapshot.floatNull ? nullMatches : test(Double(Float(bitPattern: bits)))
                 }
             } else {
-                for i in 0..<n {
+                markBits(count: n, first: first, into: &words) { i in
                     let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
-                    let m = bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
-                    acc |= (m ? 1 : 0) << UInt64(p & 63)
-                    if p & 63 == 63 { words[p >> 6] |= acc; acc = 0 }
-                    p &+= 1
+                    return bits == Snapshot.doubleNull ? nullMatches : test(Double(bitPattern: bits))
                 }
             }
-            if acc != 0 { words[(p &- 1) >> 6] |= acc }
+        }
+        if !isFloat && nullMatches == (op == .notEqual) {
+            // Eight doubles compared at once. Realm's null is a NaN (§9.4), for which every
+            // IEEE comparison but `!=` is false: exactly `nullMatches` here, so null needs no
+            // test of its own.
+            let c = SIMD8<Double>(repeating: value)
+            @inline(__always)
+            func vector(_ compare: (SIMD8<Double>) -> SIMDMask<SIMD8<Int64>>) {
+                let test = { (i: Int) -> Bool in
+                    let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+                    return bits == Snapshot.doubleNull ? nullMatches : compare(SIMD8<Double>(repeating: Double(bitPattern: bits)))[0]
+                }
+                markBits(count: n, first: first, into: &words, test) { i in
+                    var m: UInt64 = 0
+                    for q in 0..<8 {
+                        let v = bytes.loadUnaligned(fromByteOffset: 8 &* (i &+ 8 &* q), as: SIMD8<Double>.self)
+                        m |= laneBits(compare(v)) << UInt64(8 * q)
+                    }
+                    return m
+                }
+            }
+            switch op {
+            case .equal: vector { $0 .== c }
+            case .notEqual: vector { $0 .!= c }
+            case .less: vector { $0 .< c }
+            case .lessEqual: vector { $0 .<= c }
+            case .greater: vector { $0 .> c }
+            case .greaterEqual: vector { $0 .>= c }
+            }
+            return
         }
         switch op {
         case .equal: run { $0 == value }
@@ -206,6 +304,32 @@ public struct TimestampLeaf {
     @inline(__always) public subscript(i: Int) -> Timestamp? {
         if seconds.isNull(i) { return nil }
         return Timestamp(seconds: seconds[i], nanoseconds: Int32(truncatingIfNeeded: nanos.int(i)))
+    }
+}
+
+extension TimestampLeaf {
+    /// Sets bit `first + i` of `words` for every element `i` with `element op value` in
+    /// Realm's order of timestamps (seconds, then nanoseconds; §9.7); a null element sets its
+    /// bit exactly when `nullMatches`. As `IntegerLeaf.markRange`: ORed in, elements past the
+    /// end of `words` not marked; no value is built per element.
+    public func mark(_ op: ElementComparison, _ value: Timestamp, nullMatches: Bool, into words: inout [UInt64], first: Int) {
+        let n = Swift.min(count, words.count * 64 - first)
+        guard n > 0, first >= 0 else { return }
+        let s = value.seconds, ns = value.nanoseconds
+        @inline(__always)
+        func run(_ test: (Int64, Int32) -> Bool) {
+            markBits(count: n, first: first, into: &words) { i in
+                seconds.isNull(i) ? nullMatches : test(seconds[i], Int32(truncatingIfNeeded: nanos.int(i)))
+            }
+        }
+        switch op {
+        case .equal: run { $0 == s && $1 == ns }
+        case .notEqual: run { $0 != s || $1 != ns }
+        case .less: run { $0 < s || ($0 == s && $1 < ns) }
+        case .lessEqual: run { $0 < s || ($0 == s && $1 <= ns) }
+        case .greater: run { $0 > s || ($0 == s && $1 > ns) }
+        case .greaterEqual: run { $0 > s || ($0 == s && $1 >= ns) }
+        }
     }
 }
 

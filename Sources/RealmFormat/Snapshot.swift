@@ -19,6 +19,8 @@ public final class Snapshot {
     private var budget: Int
     /// Cluster leaves of the tables walked so far, by cluster root (`clusterLeaves`).
     private var leafLists: [Int: [(leaf: ClusterLeaf, start: Int)]] = [:]
+    /// Column leaf refs of the cluster trees scanned so far, by (cluster root, leaf index).
+    private var columnRefLists: [ColumnSlot: [Int]] = [:]
     /// Whether the file was decrypted on open.
     public private(set) var isEncrypted = false
 
@@ -77,6 +79,23 @@ public final class Snapshot {
         }
         leafLists[rootRef] = out
         return out
+    }
+
+    /// The ref of column `leafIndex`'s leaf in each cluster leaf of the tree at `rootRef`, in
+    /// leaf order (0 where a leaf has no ref in that slot). Kept like the leaf list: a scan then
+    /// reads the refs from one flat array instead of from each cluster leaf node, which lie all
+    /// over the file (one cache and TLB miss per leaf saved, per column scanned).
+    public func columnRefs(rootRef: Int, leafIndex: Int) throws(FormatError) -> [Int] {
+        let slot = ColumnSlot(rootRef: rootRef, leafIndex: leafIndex)
+        if let refs = columnRefLists[slot] { return refs }
+        let refs = try clusterLeaves(rootRef: rootRef).map { $0.leaf.columnRef(leafIndex) ?? 0 }
+        columnRefLists[slot] = refs
+        return refs
+    }
+
+    private struct ColumnSlot: Hashable {
+        let rootRef: Int
+        let leafIndex: Int
     }
 
     /// Reads a node, charging the work budget (see the type's documentation).

@@ -70,57 +70,107 @@ struct Evaluator {
         let snapshot = table.snapshot
         var out = Bitset(count: candidates.count)
         let intRange = d.type == .int ? Self.intRange(d) : nil
-        for (leaf, start) in try table.leaves() {
-            let n = leaf.count
-            guard candidates.any(in: start, start + n) else { continue }
-            guard let ref = leaf.columnRef(d.column.leafIndex) else {
-                throw FormatError.corrupt(offset: leaf.node.ref, reason: "class '\(table.className)': no data for property '\(d.column.name)'")
+        let leaves = try table.leaves()
+        let refs = try table.columnRefs(d.column)
+        func ref(_ l: Int) throws -> Int {
+            guard l < refs.count, refs[l] != 0 else {
+                throw FormatError.corrupt(offset: leaves[l].leaf.node.ref, reason: "class '\(table.className)': no data for property '\(d.column.name)'")
             }
-            func check(_ count: Int) throws {
-                guard count == n else {
-                    throw FormatError.corrupt(offset: ref, reason: "class '\(table.className)': property '\(d.column.name)' holds \(count) values for \(n) objects")
-                }
+            return refs[l]
+        }
+        func check(_ count: Int, _ l: Int) throws {
+            guard count == leaves[l].leaf.count else {
+                throw FormatError.corrupt(offset: refs[l], reason: "class '\(table.className)': property '\(d.column.name)' holds \(count) values for \(leaves[l].leaf.count) objects")
             }
-            switch d.type {
-            case .int:
-                let values = try IntegerLeaf(snapshot, ref: ref, nullable: d.column.isNullable)
-                try check(values.count)
+        }
+        func integers(_ l: Int, nullable: Bool) throws -> IntegerLeaf {
+            let values = try IntegerLeaf(snapshot, ref: ref(l), nullable: nullable)
+            try check(values.count, l)
+            return values
+        }
+        switch d.type {
+        case .int:
+            try forEachLeaf(leaves, candidates, open: { l throws in try integers(l, nullable: d.column.isNullable) }) { l, values in
+                let start = leaves[l].start
                 if let r = intRange {
                     out.withWords { values.markRange(r.lower, r.upper, outside: r.outside, nullMatches: r.nullMatches, into: &$0, first: start) }
                 } else {
-                    for i in 0..<n where d.matchesInt(values.isNull(i) ? nil : values[i]) { out.insert(start + i) }
+                    for i in 0..<values.count where d.matchesInt(values.isNull(i) ? nil : values[i]) { out.insert(start + i) }
                 }
-            case .bool:
-                // Raw 0 is false, 1 true, anything else null (§9.2): only == and != on a bool
-                // constant can match, and a null matches != (realm-core's `x != v`).
-                let values = try IntegerLeaf(snapshot, ref: ref, nullable: false)
-                try check(values.count)
-                if case let .bool(b) = d.value, d.op == .equal || d.op == .notEqual {
-                    let raw: Int64 = b ? 1 : 0
-                    out.withWords { values.markRange(raw, raw, outside: d.op == .notEqual, nullMatches: false, into: &$0, first: start) }
+            }
+        case .bool:
+            // Raw 0 is false, 1 true, anything else null (§9.2): only == and != on a bool
+            // constant can match, and a null matches != (realm-core's `x != v`).
+            guard case let .bool(b) = d.value, d.op == .equal || d.op == .notEqual else { break }
+            let raw: Int64 = b ? 1 : 0
+            try forEachLeaf(leaves, candidates, open: { l throws in try integers(l, nullable: false) }) { l, values in
+                out.withWords { values.markRange(raw, raw, outside: d.op == .notEqual, nullMatches: false, into: &$0, first: leaves[l].start) }
+            }
+        case .float, .double:
+            guard let (op, v) = Self.floatingComparison(d) else { break }
+            try forEachLeaf(leaves, candidates, open: { l throws -> FloatingLeaf in
+                let values = try FloatingLeaf(snapshot, ref: ref(l), float: d.type == .float)
+                try check(values.count, l)
+                return values
+            }) { l, values in
+                out.withWords { values.mark(op, v, nullMatches: op == .notEqual, into: &$0, first: leaves[l].start) }
+            }
+        case .timestamp:
+            try forEachLeaf(leaves, candidates, open: { l throws -> TimestampLeaf in
+                let values = try TimestampLeaf(snapshot, ref: ref(l))
+                try check(values.count, l)
+                return values
+            }) { l, values in
+                let start = leaves[l].start
+                // A timestamp constant: marked a leaf at a time in place (`ordered`: null
+                // matches only `!=`). Anything else (matching nothing) value by value.
+                if case let .timestamp(v) = d.value, let op = Self.elementComparison(d.op) {
+                    out.withWords { values.mark(op, v, nullMatches: d.op == .notEqual, into: &$0, first: start) }
+                    return
                 }
-            case .float, .double:
-                let values = try FloatingLeaf(snapshot, ref: ref, float: d.type == .float)
-                try check(values.count)
-                if let (op, v) = Self.floatingComparison(d) {
-                    out.withWords { values.mark(op, v, nullMatches: op == .notEqual, into: &$0, first: start) }
-                }
-            case .timestamp:
-                let values = try TimestampLeaf(snapshot, ref: ref)
-                try check(values.count)
-                try candidates.forEach(in: start, start + n) { row in
+                try candidates.forEach(in: start, start + values.count) { row in
                     if d.matches(values[row - start].map(Value.timestamp) ?? .null) { out.insert(row) }
                 }
-            default:
-                let values = try StringLeafReader(snapshot, ref: ref, enumValues: table.table.enumValuesRef(for: d.column))
-                try check(values.count)
-                try candidates.forEach(in: start, start + n) { row in
+            }
+        default:
+            let enumValues = table.table.enumValuesRef(for: d.column)
+            try forEachLeaf(leaves, candidates, open: { l throws -> StringLeafReader in
+                let values = try StringLeafReader(snapshot, ref: ref(l), enumValues: enumValues)
+                try check(values.count, l)
+                return values
+            }) { l, values in
+                let start = leaves[l].start
+                try candidates.forEach(in: start, start + values.count) { row in
                     if try values.matches(row - start, { d.matchesBytes($0) }) { out.insert(row) }
                 }
             }
         }
         out.formIntersection(candidates)
         return out
+    }
+
+    /// Calls `body` for each leaf holding a candidate, with that leaf's column reader. The
+    /// reader of the next such leaf is opened before `body` runs on the current one: opening
+    /// reads the column leaf's header, which lies in another part of the file (a cache and TLB
+    /// miss), and issued one leaf ahead that wait overlaps the current leaf's work.
+    func forEachLeaf<Reader>(_ leaves: [(leaf: ClusterLeaf, start: Int)], _ candidates: Bitset,
+                             open: (Int) throws -> Reader, _ body: (Int, Reader) throws -> Void) throws {
+        func next(from l: Int) -> Int {
+            var l = l
+            while l < leaves.count, !candidates.any(in: leaves[l].start, leaves[l].start + leaves[l].leaf.count) { l += 1 }
+            return l
+        }
+        var l = next(from: 0)
+        guard l < leaves.count else { return }
+        var current = try open(l)
+        while true {
+            let following = next(from: l + 1)
+            let upcoming = following < leaves.count ? try open(following) : nil
+            try body(l, current)
+            guard let upcoming else { return }
+            current = upcoming
+            l = following
+        }
     }
 
     /// `IntegerNode` on a non-null int constant as a range of stored values (`markRange`):
@@ -136,6 +186,19 @@ struct Evaluator {
         case .lessEqual: return (.min, v, false, false)
         case .greater: return v == .max ? (1, 0, false, false) : (v + 1, .max, false, false)
         case .greaterEqual: return (v, .max, false, false)
+        default: return nil
+        }
+    }
+
+    /// The element comparison of a relational or equality operator; nil for the others.
+    static func elementComparison(_ op: DirectCondition.Operator) -> ElementComparison? {
+        switch op {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessEqual: return .lessEqual
+        case .greater: return .greater
+        case .greaterEqual: return .greaterEqual
         default: return nil
         }
     }

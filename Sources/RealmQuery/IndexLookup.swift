@@ -5,7 +5,61 @@ import RealmFormat
 /// candidate objects, and each candidate is confirmed by reading its stored value, so the
 /// answer is the scan's. Anything unexpected (a malformed index, a key the table does not hold,
 /// too many candidates to be worth it) returns nil and the caller scans instead.
+///
+/// Ints need fewer reads. Their index bytes are the 8 bytes of the value (§12.3), and a
+/// duplicate list holds only objects whose values have identical index bytes — for an int
+/// column, equal values — kept sorted by value (§12.4: a differing value splits the entry into
+/// a sub-index; only chains reaching the 200-byte limit, which 8 bytes never do, list unequal
+/// values, and then still in value order). So when the list's first and last objects hold the
+/// constant, every object of the list does: the list is the answer without reading the others
+/// (realm-core relies on the same order: it searches these lists by value with a binary
+/// search, `IndexArray::from_list`). Otherwise (a level-0
+/// list of a value sharing only the low four bytes, null next to 0 in a nullable column) each
+/// candidate is confirmed as usual.
 extension Evaluator {
+    /// The number of objects of the table matching `d`, answered from an int column's index
+    /// (see above); nil when it cannot be (the caller evaluates instead).
+    func indexCount(_ d: DirectCondition) throws -> Int? {
+        guard let (reader, v) = intIndex(d) else { return nil }
+        let leaves = try table.leaves()
+        guard leavesHoldProductionKeys(leaves) else { return nil }
+        switch try reader.lookup(int: v) {
+        case .none:
+            return 0
+        case let .single(key, _):
+            guard let matches = try holds(v, key: key, d.column, leaves) else { return nil }
+            return matches ? 1 : 0
+        case let .list(ref, _):
+            guard let (count, first, last) = try reader.listSummary(ref),
+                  try holds(v, key: first, d.column, leaves) == true, try holds(v, key: last, d.column, leaves) == true else { return nil }
+            return count
+        }
+    }
+
+    /// The index of an indexed int column with an int constant under `==`.
+    private func intIndex(_ d: DirectCondition) -> (SearchIndexReader, Int64)? {
+        guard table.snapshot.fileFormat >= 20, d.op == .equal, d.type == .int, d.column.collection == nil,
+              d.column.hasSearchIndex, let root = d.column.searchIndexRef, case let .int(v) = d.value else { return nil }
+        return (SearchIndexReader(snapshot: table.snapshot, rootRef: root), v)
+    }
+
+    /// Whether the object with ObjKey `key` holds the int `v` in `column`; nil when no object
+    /// has that key.
+    private func holds(_ v: Int64, key: Int64, _ column: Column, _ leaves: [(leaf: ClusterLeaf, start: Int)]) throws -> Bool? {
+        guard let (l, i) = table.locate(key, in: leaves),
+              let ref = leaves[l].leaf.columnRef(column.leafIndex) else { return nil }
+        let values = try IntegerLeaf(table.snapshot, ref: ref, nullable: column.isNullable)
+        guard values.count == leaves[l].leaf.count else { return nil }
+        return !values.isNull(i) && values[i] == v
+    }
+
+    /// Files from realm-core's test builds (4 objects per cluster) number objects with a
+    /// smaller key shift than the cluster reader assumes, so the index's ObjKeys would not be
+    /// the reader's; such tables have only leaves of ≤ 4 objects: they are scanned.
+    private func leavesHoldProductionKeys(_ leaves: [(leaf: ClusterLeaf, start: Int)]) -> Bool {
+        leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 })
+    }
+
     func indexLookup(_ d: DirectCondition, _ candidates: Bitset) throws -> Bitset? {
         // Indexes of files before format 20 hold row numbers, not ObjKeys.
         guard table.snapshot.fileFormat >= 20, d.op == .equal, d.column.collection == nil, d.column.hasSearchIndex,
@@ -21,14 +75,26 @@ extension Evaluator {
             data = b
         default: return nil
         }
-        guard let keys = try? SearchIndexReader(snapshot: table.snapshot, rootRef: root).candidates(data) else {
-            return nil
-        }
+        let reader = SearchIndexReader(snapshot: table.snapshot, rootRef: root)
         let leaves = try table.leaves()
-        // Files from realm-core's test builds (4 objects per cluster) number objects with a
-        // smaller key shift than the cluster reader assumes, so the index's ObjKeys would not
-        // be the reader's; such tables have only leaves of ≤ 4 objects: scan them.
-        guard leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 }) else { return nil }
+        guard leavesHoldProductionKeys(leaves) else { return nil }
+        // An int list whose ends hold the constant needs no confirmation (see above).
+        var exact = false
+        let keys: [Int64]
+        if let (_, v) = intIndex(d) {
+            guard let hit = try? reader.lookup(int: v) else { return nil }
+            switch hit {
+            case .none: keys = []
+            case let .single(key, _): keys = [key]
+            case let .list(ref, _):
+                guard let list = try? reader.listKeys(ref), let first = list.first, let last = list.last else { return nil }
+                keys = list
+                exact = try holds(v, key: first, d.column, leaves) == true && holds(v, key: last, d.column, leaves) == true
+            }
+        } else {
+            guard let k = try? reader.candidates(data) else { return nil }
+            keys = k
+        }
         guard keys.count <= max(16, candidates.count / 8) else { return nil }
         var out = Bitset(count: candidates.count)
         var decoded: [Int: [Value]] = [:]
@@ -38,6 +104,10 @@ extension Evaluator {
             guard let (l, i) = table.locate(key, in: leaves, from: &hint) else { return nil }
             let (leaf, start) = leaves[l]
             guard candidates.contains(start + i) else { continue }
+            if exact {
+                out.insert(start + i)
+                continue
+            }
             if d.type == .int {
                 // Ints are confirmed in place (the candidates of one leaf come together).
                 if ints?.leaf != l {

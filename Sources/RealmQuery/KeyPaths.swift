@@ -59,7 +59,7 @@ extension TypeChecker {
     /// Follows the links of a path (`PathNode::visit`): the link map and the position of the
     /// first element that is not a followed link.
     func walk(_ elements: [PathElement], quantifier: Quantifier?) throws(QueryError) -> (LinkMap, Int) {
-        var chain = LinkMap(base: base)
+        var chain = LinkMap(store: store, base: base)
         var i = 0
         while i < elements.count {
             let e = elements[i]
@@ -83,7 +83,7 @@ extension TypeChecker {
                 }
                 let nameString = String(decoding: name, as: UTF8.self)
                 if let column = chain.target.column(named: nameString) {
-                    if column.type == .link, let target = chain.target.target(of: column) {
+                    if column.type == .link, let target = store.target(of: column) {
                         chain.steps.append(LinkStep(column: column, from: chain.target, to: target, index: nil))
                         i += 1
                         continue
@@ -247,7 +247,7 @@ extension TypeChecker {
             return .collection(CollectionOperand(links: chain, column: column, kind: .dictionary, elementType: .mixed,
                                                  quantifier: quantifier, path: [.all], pathOnlyUnaryKeys: false))
         }
-        if column.type == .link, let target = chain.target.target(of: column) {
+        if column.type == .link, let target = store.target(of: column) {
             chain.steps.append(LinkStep(column: column, from: chain.target, to: target, index: nil))
             return .link(LinkOperand(links: chain, quantifier: quantifier, isList: column.collection == .list))
         }

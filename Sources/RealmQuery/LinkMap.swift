@@ -18,6 +18,8 @@ struct LinkStep {
 /// table to the keys of the objects reached (duplicates kept, null and unresolved links
 /// skipped).
 struct LinkMap {
+    /// Held for typed links in Mixed values, which name their table only when read.
+    let store: ObjectStore
     let base: TableData
     var steps: [LinkStep] = []
 
@@ -27,7 +29,7 @@ struct LinkMap {
     var onlyUnaryLinks: Bool { steps.allSatisfy(\.isUnary) }
     var hasIndexes: Bool { steps.contains { $0.index != nil } }
 
-    func dropLast() -> LinkMap { LinkMap(base: base, steps: Array(steps.dropLast())) }
+    func dropLast() -> LinkMap { LinkMap(store: store, base: base, steps: Array(steps.dropLast())) }
 
     /// The keys of the target objects reached from `row` of the base table.
     func links(row: Int) throws -> [Int64] {

@@ -4,6 +4,11 @@ import RealmFormat
 /// column values decoded on first use and kept for the life of the query. Queries work on
 /// RealmFormat's tables directly: a class is the table `class_<Name>` (or, in a file without
 /// any `class_` table or `metadata`, the table of that name, as realmsh's raw form shows it).
+///
+/// The store owns its `TableData`s; a `TableData` does not point back (it holds the snapshot
+/// itself), so one taken from a store that is then released stays valid, and the two never
+/// form a reference cycle. Whatever follows links from table to table (key paths, SORT through
+/// links, typed links in Mixed) asks the store, which it holds.
 public final class ObjectStore {
     public let snapshot: Snapshot
     let isRawForm: Bool
@@ -20,7 +25,9 @@ public final class ObjectStore {
         snapshot.tables.filter { isRawForm || $0.name.hasPrefix("class_") }.map(className)
     }
 
-    func className(_ table: Table) -> String {
+    func className(_ table: Table) -> String { Self.className(table) }
+
+    static func className(_ table: Table) -> String {
         table.name.hasPrefix("class_") ? String(table.name.dropFirst(6)) : table.name
     }
 
@@ -38,9 +45,14 @@ public final class ObjectStore {
 
     func table(key: TableKey) -> TableData? { snapshot.table(key: key).map(data) }
 
+    /// The table a link or backlink column points to.
+    func target(of column: Column) -> TableData? {
+        column.targetTable.flatMap { table(key: $0) }
+    }
+
     func data(_ table: Table) -> TableData {
         if let d = tablesByPosition[table.position] { return d }
-        let d = TableData(store: self, table: table)
+        let d = TableData(snapshot: snapshot, table: table)
         tablesByPosition[table.position] = d
         return d
     }
@@ -49,23 +61,25 @@ public final class ObjectStore {
 /// One table's objects: keys in table order (ascending ObjKey), the row of a key, and whole
 /// columns decoded on demand (one value per object; collections as `.list`/`.dictionary`).
 public final class TableData {
-    unowned let store: ObjectStore
+    let snapshot: Snapshot
     public let table: Table
     public let className: String
     private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
+    private var leafKeyIndexCache: LeafKeyIndex?
+    private var refsByLeafIndex: [[Int]?] = []
+    /// The primary-key column, looked up once (`Table.primaryKeyColumn` searches the columns).
+    lazy var primaryKeyColumn: Column? = table.primaryKeyColumn
     private var keyCache: [Int64]?
     private var rowByKey: [Int64: Int]?
     private var columnCache: [Int64: [Value]] = [:]
     private var backlinkCache: [Int64: [[Int64]]] = [:]
     private var backlinkTotals: [Int]?
 
-    init(store: ObjectStore, table: Table) {
-        self.store = store
+    init(snapshot: Snapshot, table: Table) {
+        self.snapshot = snapshot
         self.table = table
-        className = store.className(table)
+        className = ObjectStore.className(table)
     }
-
-    var snapshot: Snapshot { store.snapshot }
 
     /// Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
     var isHidden: Bool { snapshot.fileFormat == 22 && table.kind == .asymmetric }
@@ -77,6 +91,29 @@ public final class TableData {
         if let root = table.clusterRef, !isHidden { out = try snapshot.clusterLeaves(rootRef: root) }
         leafCache = out
         return out
+    }
+
+    /// The leaves' first rows and last keys as flat arrays (LeafKeyIndex), made on first use.
+    func leafKeyIndex() throws -> LeafKeyIndex {
+        if let i = leafKeyIndexCache { return i }
+        let i = LeafKeyIndex(try leaves())
+        leafKeyIndexCache = i
+        return i
+    }
+
+    /// The ref of `column`'s leaf in each cluster leaf, parallel to `leaves()` (0 where a leaf
+    /// has none); kept by the snapshot (`Snapshot.columnRefs`).
+    func columnRefs(_ column: Column) throws -> [Int] {
+        let k = column.leafIndex
+        if k < refsByLeafIndex.count, let refs = refsByLeafIndex[k] { return refs }
+        guard let root = table.clusterRef, !isHidden else { return [] }
+        let refs = try snapshot.columnRefs(rootRef: root, leafIndex: k)
+        // Kept here too, by position: single-object reads ask for them once per object.
+        if k >= 0 && k < 1 << 12 {
+            if k >= refsByLeafIndex.count { refsByLeafIndex += Array(repeating: nil, count: k + 1 - refsByLeafIndex.count) }
+            refsByLeafIndex[k] = refs
+        }
+        return refs
     }
 
     public func count() throws -> Int {
@@ -181,22 +218,5 @@ public final class TableData {
     /// The backlink column of this table that mirrors `originColumn` of `origin`.
     func backlinkColumn(from origin: TableData, column originColumn: Column) -> Column? {
         table.backlinkColumns.first { $0.targetTable == origin.table.key && $0.oppositeColumn == originColumn.key }
-    }
-
-    /// The table a link or backlink column points to.
-    func target(of column: Column) -> TableData? {
-        column.targetTable.flatMap { store.table(key: $0) }
-    }
-
-    /// The object whose primary key equals `value` (`Table::find_primary_key`).
-    public func find(primaryKey value: QValue) throws -> Int64? {
-        guard let pk = table.primaryKeyColumn else { return nil }
-        let keys = try keys()
-        for (row, v) in try values(pk).enumerated() {
-            let candidate = QValue(v)
-            if candidate.isNull && value.isNull { return keys[row] }
-            if QValue.typesAreComparable(candidate, value), QValue.compare(candidate, value) == 0 { return keys[row] }
-        }
-        return nil
     }
 }

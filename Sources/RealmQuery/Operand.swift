@@ -385,7 +385,7 @@ extension ColumnOperand {
         var groups = [[QValue]]()
         var onlyUnary = false
         for v in base.items {
-            try NestedPath.collect(v, path: mixedPath, at: 0, into: &groups, onlyUnaryKeys: &onlyUnary, store: links.base.store)
+            try NestedPath.collect(v, path: mixedPath, at: 0, into: &groups, onlyUnaryKeys: &onlyUnary, store: links.store)
         }
         if groups.isEmpty { return [.emptyList] }
         return groups.map { Values(items: $0, fromList: !onlyUnary || $0.isEmpty) }
@@ -439,7 +439,7 @@ extension CollectionOperand {
                 var groups = [[QValue]]()
                 var onlyUnary = false
                 for v in items {
-                    try NestedPath.collect(v, path: path, at: 1, into: &groups, onlyUnaryKeys: &onlyUnary, store: links.base.store)
+                    try NestedPath.collect(v, path: path, at: 1, into: &groups, onlyUnaryKeys: &onlyUnary, store: links.store)
                 }
                 if groups.isEmpty {
                     out.append(.emptyList)
@@ -461,7 +461,7 @@ extension CollectionOperand {
         var groups = [[QValue]]()
         for d in dictionaries {
             guard case .dictionary = d else { continue }
-            try NestedPath.collect(QValue(d), path: path, at: 0, into: &groups, onlyUnaryKeys: &onlyUnary, store: links.base.store)
+            try NestedPath.collect(QValue(d), path: path, at: 0, into: &groups, onlyUnaryKeys: &onlyUnary, store: links.store)
         }
         if groups.isEmpty { return [.emptyList] }
         return groups.map { Values(items: $0, fromList: !onlyUnary || $0.isEmpty) }

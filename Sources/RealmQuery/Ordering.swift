@@ -12,9 +12,10 @@ enum OrderingStep {
 
 /// One SORT or DISTINCT key: a property, reached through to-one links, or a dictionary value.
 struct SortKey {
-    /// The columns of the path with the table each belongs to; all but the last should be
-    /// to-one links.
-    let path: [(column: Column, table: TableData)]
+    /// The columns of the path with the table each belongs to and, for a link, the table it
+    /// points to (resolved through the store when the key is compiled); all but the last
+    /// should be to-one links.
+    let path: [(column: Column, table: TableData, target: TableData?)]
     let dictionaryKey: [UInt8]?
     let ascending: Bool
 
@@ -39,7 +40,7 @@ struct SortKey {
         var r = row
         for step in path.dropLast() {
             guard case let .link(k) = try step.table.value(step.column, row: r), k >= 0,
-                  let target = step.table.target(of: step.column), let next = try target.row(of: k) else {
+                  let target = step.target, let next = try target.row(of: k) else {
                 return (true, .null)
             }
             r = next
@@ -77,7 +78,7 @@ extension TypeChecker {
 
     func sortKey(_ path: PathNode, ascending: Bool, clause: String) throws(QueryError) -> SortKey {
         var table = base
-        var columns = [(column: Column, table: TableData)]()
+        var columns = [(column: Column, table: TableData, target: TableData?)]()
         var dictionaryKey: [UInt8]?
         for (n, e) in path.elements.enumerated() {
             guard case let .key(raw, range) = e else {
@@ -92,10 +93,9 @@ extension TypeChecker {
             guard let column = table.column(named: nameString) else {
                 throw .invalidQuery(message: "No property '\(nameString)' found on object type '\(table.className)' specified in '\(clause)' clause", at: range)
             }
-            columns.append((column, table))
-            if n < path.elements.count - 1, column.type == .link, let target = table.target(of: column) {
-                table = target
-            }
+            let target = column.type == .link ? store.target(of: column) : nil
+            columns.append((column, table, target))
+            if n < path.elements.count - 1, let target { table = target }
         }
         if path.keyPathArgument != nil {
             throw .invalidQuery(message: "A key path argument cannot be used in a '\(clause)' clause", at: path.range)

@@ -77,8 +77,15 @@ public final class Query {
 
     /// The number of objects the query shows (after DISTINCT and LIMIT).
     public func count() throws -> Int {
-        // Without SORT/DISTINCT/LIMIT the count is the number of bits set: no row list.
-        if orderings.isEmpty { return try matches().cardinality }
+        // Without SORT/DISTINCT/LIMIT the count is the number of bits set: no row list; an
+        // indexed int equality alone is counted from its index (IndexLookup.swift).
+        if orderings.isEmpty {
+            if predicates.count == 1, case let .direct(d) = predicates[0] {
+                table.snapshot.resetWorkBudget()
+                if let n = try Evaluator(table: table).indexCount(d) { return n }
+            }
+            return try matches().cardinality
+        }
         return try rows().count
     }
 }

@@ -280,7 +280,7 @@ final class TypeChecker {
         if let column = left.directColumn, right.hasSingleValue, let lt, lt == rt || lt == .mixed, rt == .string || rt == .binary {
             let value = right.singleValue
             if c.op == .text {
-                if rt == .string { return try fullText(LinkMap(base: base), column, value, c) }
+                if rt == .string { return try fullText(LinkMap(store: store, base: base), column, value, c) }
             } else {
                 let op: DirectCondition.Operator
                 switch c.op {

@@ -53,6 +53,38 @@ final class SearchIndexTests: XCTestCase {
         return out
     }
 
+    /// `IndexNode.lowerBound` (interpolation guess, gallop, binary search) gives the plain
+    /// binary search's position on every index node of every fixture, for each key the node
+    /// holds, the keys between and around them, and the int32 extremes.
+    func testIndexNodeLowerBoundAgreesWithABinarySearch() throws {
+        var nodes = 0, probes = 0
+        for c in try Self.indexedColumns() {
+            let reader = SearchIndexReader(snapshot: c.snapshot, rootRef: c.column.searchIndexRef!)
+            var pending = [c.column.searchIndexRef!]
+            while let ref = pending.popLast() {
+                let node = try reader.indexNode(ref)
+                nodes += 1
+                let keys = (0..<node.keyCount).map { Int32(truncatingIfNeeded: node.key($0)) }
+                var tries: [Int32] = [.min, .max, 0]
+                for k in keys { tries += [k, k &- 1, k &+ 1] }
+                for key in tries {
+                    let expected = keys.firstIndex { $0 >= key } ?? keys.count
+                    XCTAssertEqual(node.lowerBound(key), expected, "\(c.description) node \(ref) key \(key)")
+                    probes += 1
+                }
+                for i in 0..<node.keyCount {
+                    if node.node.isInner {
+                        pending.append(try node.childRef(i))
+                    } else if case let .subIndex(sub) = try reader.leafEntry(node, i) {
+                        pending.append(sub)
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(nodes, 100)
+        print("lowerBound: \(probes) keys on \(nodes) index nodes")
+    }
+
     func testEveryFixtureIndexFindsExactlyTheObjectsWithEachValue() throws {
         let columns = try Self.indexedColumns()
         for c in columns {

@@ -47,6 +47,40 @@ final class LeafScanTests: XCTestCase {
         XCTAssertGreaterThan(matchedSome, checked / 5, "the conditions select proper subsets, not only all or nothing")
     }
 
+    /// Timestamp conditions marked a leaf at a time (`TimestampLeaf.mark`) give what the
+    /// decoded values give, for stored dates, dates a nanosecond either side, null and a
+    /// constant of another type.
+    func testTimestampScansAgreeWithTheDecodedValues() throws {
+        let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
+        let items = try XCTUnwrap(store.table(className: "Item"))
+        let created = try XCTUnwrap(items.column(named: "created"))
+        let decoded = try items.values(created)
+        let n = decoded.count
+        var constants: [QValue] = [.null, .int(3)]
+        for v in [decoded[0], decoded[n / 2], decoded[n - 1]] {
+            guard case let .timestamp(t) = v else { continue }
+            constants += [.timestamp(t), .timestamp(Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds &+ 1)),
+                          .timestamp(Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds &- 1))]
+        }
+        XCTAssertGreaterThan(constants.count, 8, "the fixture holds dates")
+        var proper = 0
+        for op: DirectCondition.Operator in [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual] {
+            for value in constants {
+                let d = DirectCondition(column: created, type: .timestamp, op: op, value: value)
+                for stride in [1, 3] {
+                    var candidates = Bitset(count: n)
+                    for r in Swift.stride(from: 0, to: n, by: stride) { candidates.insert(r) }
+                    let scanned = try XCTUnwrap(try Evaluator(table: items).scan(d, candidates))
+                    var expected = Bitset(count: n)
+                    candidates.forEach { r in if d.matches(decoded[r]) { expected.insert(r) } }
+                    XCTAssertEqual(scanned, expected, "created \(op) \(value), every \(stride) rows")
+                    if !expected.isEmpty && expected != candidates { proper += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(proper, 20)
+    }
+
     /// Counts take the bits set; a count with LIMIT still counts the rows shown.
     func testCountsWithAndWithoutOrderings() throws {
         let store = ObjectStore(snapshot: try Snapshot(path: Fixtures.path("realm-core/large.realm")))
@@ -104,5 +138,37 @@ final class LeafScanTests: XCTestCase {
             found += indexed.cardinality
         }
         XCTAssertEqual(found, 40)
+    }
+
+    /// The leaf markers set exactly the bits of the matching elements wherever the leaf's
+    /// first bit falls in a word (the 64-at-a-time loop, its head and its tail), and no others.
+    func testLeafMarkingAtEveryWordOffset() throws {
+        let snapshot = try Snapshot(path: Fixtures.path("realm-core/large.realm"))
+        let items = try XCTUnwrap(ObjectStore(snapshot: snapshot).table(className: "Item"))
+        let leaf = try XCTUnwrap(try items.leaves().first { $0.leaf.count > 130 }).leaf
+        let quantity = try XCTUnwrap(items.column(named: "quantity")), score = try XCTUnwrap(items.column(named: "score"))
+        let ints = try IntegerLeaf(snapshot, ref: XCTUnwrap(leaf.columnRef(quantity.leafIndex)), nullable: quantity.isNullable)
+        let doubles = try FloatingLeaf(snapshot, ref: XCTUnwrap(leaf.columnRef(score.leafIndex)), float: false)
+        // A range holding about half the leaf's values.
+        let sorted = (0..<ints.count).map { ints[$0] }.sorted()
+        let (lower, upper) = (sorted[sorted.count / 4], sorted[3 * sorted.count / 4])
+        for first in [0, 1, 5, 63, 64, 65, 100, 127, 200] {
+            var words = [UInt64](repeating: 0, count: (first + ints.count + 63) / 64 + 1)
+            ints.markRange(lower, upper, outside: false, nullMatches: false, into: &words, first: first)
+            var expected = [UInt64](repeating: 0, count: words.count)
+            for i in 0..<ints.count where (lower...upper).contains(ints[i]) { expected[(first + i) / 64] |= 1 << UInt64((first + i) % 64) }
+            XCTAssertEqual(words, expected, "ints from bit \(first)")
+            XCTAssertTrue(words.contains { $0 != 0 })
+
+            words = [UInt64](repeating: 0, count: words.count)
+            doubles.mark(.less, 50, nullMatches: false, into: &words, first: first)
+            expected = [UInt64](repeating: 0, count: words.count)
+            for i in 0..<doubles.count where (doubles[i] ?? .nan) < 50 { expected[(first + i) / 64] |= 1 << UInt64((first + i) % 64) }
+            XCTAssertEqual(words, expected, "doubles from bit \(first)")
+        }
+        // Words that end inside the leaf: the elements past them are not marked.
+        var short = [UInt64](repeating: 0, count: 1)
+        ints.markRange(.min, .max, outside: false, nullMatches: true, into: &short, first: 10)
+        XCTAssertEqual(short, [~UInt64(0) << 10])
     }
 }

@@ -32,16 +32,33 @@ public enum IndexKey {
     /// The key of level `offset / 4` (§12.3): 0 for null or past the end; a short tail gets
     /// an `X` appended and zero padding; the four bytes are read big-endian as a signed int32.
     public static func key(_ data: IndexBytes, offset: Int) -> Int32 {
-        guard case let .bytes(bytes) = data, offset <= bytes.count else { return 0 }
+        guard case let .bytes(bytes) = data, offset >= 0, offset <= bytes.count else { return 0 }
         let remaining = bytes.count - offset
-        // Big-endian bytes of the chunk; a short tail ends with "X" and zeros.
         var word: UInt32 = 0
         for j in 0..<4 {
-            let byte: UInt8 = j < remaining ? bytes[offset + j] : (j == remaining ? 0x58 : 0)
+            let byte: UInt8 = j < remaining ? bytes[offset + j] : (j == remaining ? 0x58 : 0)   // "X"
             word = word << 8 | UInt32(byte)
         }
         return Int32(bitPattern: word)
     }
+
+    /// `key(bytes(of: .int(value)), offset:)` without building the bytes: the eight bytes are
+    /// the int64 little-endian (§12.3), so level 0 is the low half and level 1 the high half,
+    /// each read big-endian (byte-swapped); at offset 8 nothing remains (`X` alone), past it 0.
+    @inline(__always)
+    public static func key(int value: Int64, offset: Int) -> Int32 {
+        let bits = UInt64(bitPattern: value)
+        switch offset {
+        case 0: return Int32(bitPattern: UInt32(truncatingIfNeeded: bits).byteSwapped)
+        case 4: return Int32(bitPattern: UInt32(truncatingIfNeeded: bits >> 32).byteSwapped)
+        case 8: return 0x5800_0000
+        default: return 0
+        }
+    }
+
+    /// The number of index bytes of an int (or bool) value: a key chain that reached a leaf
+    /// entry at offset 4 has compared all of them.
+    public static let intByteCount = 8
 
     /// The keys of levels 0 … `levels` − 1.
     public static func keyChain(_ data: IndexBytes, levels: Int) -> [Int32] {

@@ -37,14 +37,35 @@ public struct SearchIndexReader {
 
     /// The ObjKeys stored where values with index bytes `data` would be, unconfirmed.
     public func candidates(_ data: IndexBytes) throws(FormatError) -> [Int64] {
+        switch try lookup(data) {
+        case .none: return []
+        case let .single(objKey, _): return [objKey]
+        case let .list(listRef, _): return try listKeys(listRef)
+        }
+    }
+
+    /// Where values with index bytes `data` would be stored, unconfirmed (§12.2).
+    public func lookup(_ data: IndexBytes) throws(FormatError) -> IndexHit {
+        try lookup { IndexKey.key(data, offset: $0) }
+    }
+
+    /// `lookup(.bytes(intBytes(value)))` for an int (or bool) column, without building the
+    /// bytes or allocating: the primary-key and int-equality fast path.
+    public func lookup(int value: Int64) throws(FormatError) -> IndexHit {
+        try lookup { IndexKey.key(int: value, offset: $0) }
+    }
+
+    /// Descends from the root, taking the key of each sub-index level from `keyAt(offset)`.
+    @inline(__always)
+    func lookup(_ keyAt: (Int) -> Int32) throws(FormatError) -> IndexHit {
         var ref = rootRef
         var offset = 0
         var innerDepth = 0
+        var key = keyAt(0)
         while true {
             let node = try indexNode(ref)
-            let key = IndexKey.key(data, offset: offset)
             let i = node.lowerBound(key)
-            guard i < node.keyCount else { return [] }
+            guard i < node.keyCount else { return .none }
             if node.node.isInner {
                 innerDepth += 1
                 guard innerDepth <= Self.maxInnerDepth else {
@@ -53,12 +74,12 @@ public struct SearchIndexReader {
                 ref = try node.childRef(i)
                 continue
             }
-            guard node.key(i) == Int64(key) else { return [] }
+            guard node.key(i) == Int64(key) else { return .none }
             switch try leafEntry(node, i) {
             case let .single(objKey):
-                return [objKey]
+                return .single(objKey: objKey, offset: offset)
             case let .list(listRef):
-                return try listKeys(listRef)
+                return .list(ref: listRef, offset: offset)
             case let .subIndex(subRef):
                 offset += 4
                 guard offset <= IndexKey.maxOffset else {
@@ -66,8 +87,45 @@ public struct SearchIndexReader {
                 }
                 ref = subRef
                 innerDepth = 0
+                key = keyAt(offset)
             }
         }
+    }
+
+    /// The number of ObjKeys in a duplicate list and its first and last, without reading the
+    /// others (leaf counts only; §11 B+tree, walked with the same depth limit as `listKeys`);
+    /// nil for an empty list.
+    public func listSummary(_ ref: Int) throws(FormatError) -> (count: Int, first: Int64, last: Int64)? {
+        var count = 0
+        var first: Int64?, last: Int64?
+        func visit(_ ref: Int, depth: Int) throws(FormatError) {
+            let node = try snapshot.node(ref)
+            guard node.header.widthType == .bits else {
+                throw .corrupt(offset: ref, reason: "search index duplicate list is not an integer array")
+            }
+            guard node.isInner else {
+                guard !node.hasRefs else {
+                    throw .corrupt(offset: ref, reason: "search index duplicate list leaf has the has-refs flag")
+                }
+                guard node.count > 0 else { return }
+                if first == nil { first = node.int(0) }
+                last = node.int(node.count - 1)
+                count += node.count
+                return
+            }
+            guard depth < Self.maxListDepth, node.hasRefs, node.count >= 3 else {
+                throw .corrupt(offset: ref, reason: "search index duplicate list inner node is malformed or too deep")
+            }
+            for j in 1...(node.count - 2) {
+                guard let child = node.ref(j) else {
+                    throw .corrupt(offset: ref, reason: "search index duplicate list child \(j - 1) is not a ref")
+                }
+                try visit(child, depth: depth + 1)
+            }
+        }
+        try visit(ref, depth: 0)
+        guard let first, let last else { return nil }
+        return (count, first, last)
     }
 
     /// Every entry of the index, in key order: the key chain that leads to it and its ObjKey
@@ -165,6 +223,59 @@ public struct SearchIndexReader {
         /// The first position whose key is ≥ `key` (keyCount if none).
         func lowerBound(_ key: Int32) -> Int {
             var lo = 0, hi = keyCount
+            if keys.width == 32 {
+                // Realm writes keys arrays with width 32 (§12.2): read them straight from the
+                // payload (`Node` checked its extent when made) rather than through `int`'s
+                // per-element switch on the width.
+                let bytes = keys.payloadBytes()
+                guard bytes.count >= 4 * hi, hi > 0 else { return lowerBound(key, lo, hi) }
+                @inline(__always) func at(_ i: Int) -> Int32 {
+                    Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))
+                }
+                // First a guess by interpolation between the node's first and last keys (keys
+                // of ints and hashes-like strings spread evenly), then a gallop outwards from
+                // it to a bracket of at most twice its distance: on an even spread few probes
+                // and few cache lines of the 4 KB array, never more than about twice a binary
+                // search's. Then a binary search within the bracket.
+                let low = Int64(at(0)), high = Int64(at(hi - 1)), k = Int64(key)
+                if k <= low { return 0 }
+                if k > high { return hi }
+                // low < k <= high: the answer is in 1 ..< hi.
+                let guess = 1 + Int((k - low) * Int64(hi - 2) / (high - low))
+                var step = 1
+                if at(guess - 1) < key {
+                    // The answer is ≥ guess: gallop up until a key ≥ key.
+                    lo = guess
+                    var probe = guess
+                    while probe < hi - 1, at(probe) < key {
+                        lo = probe + 1
+                        probe = Swift.min(hi - 1, probe + step)
+                        step <<= 1
+                    }
+                    hi = probe + 1
+                } else {
+                    // The answer is ≤ guess - 1: gallop down until a key < key.
+                    hi = guess
+                    var probe = guess - 1
+                    while probe > 0, at(probe - 1) >= key {
+                        hi = probe
+                        probe = Swift.max(1, probe - step)
+                        step <<= 1
+                    }
+                    lo = probe
+                }
+                while lo < hi {
+                    let mid = (lo &+ hi) >> 1
+                    let k = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* mid, as: Int32.self))
+                    if k < key { lo = mid &+ 1 } else { hi = mid }
+                }
+                return lo
+            }
+            return lowerBound(key, lo, hi)
+        }
+
+        private func lowerBound(_ key: Int32, _ lo: Int, _ hi: Int) -> Int {
+            var lo = lo, hi = hi
             let k = Int64(key)
             while lo < hi {
                 let mid = (lo + hi) / 2
@@ -212,7 +323,7 @@ public struct SearchIndexReader {
     }
 
     /// The ObjKeys of a duplicate list (a B+tree of int64, §11), in stored order.
-    func listKeys(_ ref: Int) throws(FormatError) -> [Int64] {
+    public func listKeys(_ ref: Int) throws(FormatError) -> [Int64] {
         try listKeys(ref, maxNodeSize: .max, irregularity: { _, _ in })
     }
 
@@ -275,6 +386,15 @@ public struct SearchIndexReader {
         _ = try visit(ref, depth: 0)
         return out
     }
+}
+
+/// Where an index lookup ended (§12.2): no entry for the key chain, one ObjKey, or a duplicate
+/// list; `offset` is the byte offset of the level whose key matched (0 at the root), so the
+/// chain compared the value's index bytes up to `offset + 4`.
+public enum IndexHit: Sendable, Equatable {
+    case none
+    case single(objKey: Int64, offset: Int)
+    case list(ref: Int, offset: Int)
 }
 
 /// One ObjKey in a search index and the chain of keys (one per sub-index level, the root's

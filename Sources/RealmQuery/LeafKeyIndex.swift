@@ -1,0 +1,85 @@
+import RealmFormat
+
+/// Where each cluster leaf of a table starts and ends, as flat arrays: the row number of its
+/// first object, its object count, its first and last ObjKeys (realm-format.md §8: keys ascend
+/// through the tree). A binary search over these finds an object's leaf without touching any
+/// leaf node, which matters for many single-object look-ups (primary keys, index candidates):
+/// the leaves' own nodes lie all over the file. In a leaf whose keys are consecutive (objects
+/// created in order; the compact form of §8.1 always is) the position is the key's distance
+/// from the first, so no leaf is read at all. (A class: handed around once per look-up, it
+/// costs one reference count, not one per array.)
+final class LeafKeyIndex {
+    let starts: [Int]
+    let counts: [Int]
+    let firstKeys: [Int64]
+    let lastKeys: [Int64]
+    /// Whether leaf l's keys are exactly firstKeys[l] ... lastKeys[l].
+    let dense: [Bool]
+    /// Whether the keys are production ObjKeys (see IndexLookup.swift: tables of realm-core's
+    /// 4-objects-per-cluster test builds number theirs differently).
+    let holdsProductionKeys: Bool
+
+    init(_ leaves: [(leaf: ClusterLeaf, start: Int)]) {
+        starts = leaves.map(\.start)
+        counts = leaves.map(\.leaf.count)
+        // An empty leaf (only a hostile file has one) takes the previous leaf's last key, so
+        // the array still ascends and a search never lands on it.
+        var last = Int64.min
+        var firsts = [Int64](), lasts = [Int64](), dense = [Bool]()
+        firsts.reserveCapacity(leaves.count)
+        lasts.reserveCapacity(leaves.count)
+        dense.reserveCapacity(leaves.count)
+        for (leaf, _) in leaves {
+            let n = leaf.count
+            let first = n > 0 ? leaf.objectKey(0) : last
+            if n > 0 { last = leaf.objectKey(n - 1) }
+            firsts.append(first)
+            lasts.append(last)
+            // Keys ascend strictly in a valid leaf (§8), so n keys spanning n values are all of
+            // them. (In a hostile leaf that does not ascend, a key between its first and last
+            // still maps to a position inside the leaf: a wrong row at worst, never a trap.)
+            let (span, overflow) = last.subtractingReportingOverflow(first)
+            dense.append(n > 0 && !overflow && span == Int64(n - 1))
+        }
+        firstKeys = firsts
+        lastKeys = lasts
+        self.dense = dense
+        holdsProductionKeys = leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 })
+    }
+
+    /// The leaf holding row `row`, nil when the row is outside the table.
+    func leaf(ofRow row: Int) -> Int? {
+        guard row >= 0 else { return nil }
+        // The last leaf starting at or before `row`.
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if starts[mid] <= row { lo = mid &+ 1 } else { hi = mid }
+        }
+        guard lo > 0, row - starts[lo - 1] < counts[lo - 1] else { return nil }
+        return lo - 1
+    }
+
+    /// The leaf (position in `leaves`, which this index was made from) and the position within
+    /// it of the object with ObjKey `key`; nil when no object has that key.
+    func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> (leaf: Int, index: Int)? {
+        // The first leaf whose last key is ≥ key.
+        var lo = 0, hi = lastKeys.count
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if lastKeys[mid] < key { lo = mid &+ 1 } else { hi = mid }
+        }
+        guard lo < lastKeys.count, lo < leaves.count, counts[lo] > 0 else { return nil }
+        if dense[lo] {
+            guard key >= firstKeys[lo] else { return nil }
+            return (lo, Int(key &- firstKeys[lo]))
+        }
+        let leaf = leaves[lo].leaf
+        var a = 0, b = leaf.count
+        while a < b {
+            let mid = (a &+ b) >> 1
+            if leaf.objectKey(mid) < key { a = mid &+ 1 } else { b = mid }
+        }
+        return a < leaf.count && leaf.objectKey(a) == key ? (lo, a) : nil
+    }
+}
