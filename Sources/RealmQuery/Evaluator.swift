@@ -128,7 +128,7 @@ struct Evaluator {
                     out.withWords { values.mark(op, v, nullMatches: d.op == .notEqual, into: &$0, first: start) }
                     return
                 }
-                try candidates.forEach(in: start, start + values.count) { row in
+                candidates.forEach(in: start, start + values.count) { row in
                     if d.matches(values[row - start].map(Value.timestamp) ?? .null) { out.insert(row) }
                 }
             }
