@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Crash-safety stress (run on demand, not in CI): SIGKILL a writer at random moments.
 
-  python3 Benchmarks/crash_stress.py [--trials 50]
+  python3 Benchmarks/crash_stress.py [--trials 50] [--mode update|delete]
 
 Each trial copies the `large` fixture (150,000 Item objects), starts
 `realmsh update COPY Item --all --set quantity=-7` (one commit that rewrites the `quantity` array of
 every cluster leaf), kills it after a random delay within the time an uninterrupted run takes, then
 checks that the file verifies and holds either the old version (no object changed) or the new one
 (all changed), and that a further commit on top succeeds. Prints how many trials ended in each state.
+`--mode delete` runs `realmsh delete COPY Item --all` instead (a commit that drops every leaf and
+rebuilds the indexes empty): the file must hold all objects or none.
 """
 import argparse
 import os
@@ -34,10 +36,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--trials', type=int, default=50)
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--mode', choices=['update', 'delete'], default='update')
     args = ap.parse_args()
     subprocess.run(['swift', 'build', '-c', 'release'], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     rng = random.Random(args.seed)
-    command = ['update', None, 'Item', '--all', '--set', 'quantity=-7']
+    if args.mode == 'update':
+        command = ['update', None, 'Item', '--all', '--set', 'quantity=-7']
+    else:
+        command = ['delete', None, 'Item', '--all']
     with tempfile.TemporaryDirectory() as tmp:
         probe = os.path.join(tmp, 'probe.realm')
         shutil.copy(LARGE, probe)
@@ -45,7 +51,7 @@ def main():
         start = time.perf_counter()
         subprocess.run([REALMSH] + [probe if a is None else a for a in command], check=True, stderr=subprocess.DEVNULL)
         duration = time.perf_counter() - start
-        total = count(probe, 'TRUEPREDICATE')
+        total = count(LARGE, 'TRUEPREDICATE')
         print(f'an uninterrupted run takes {duration:.2f} s; kills land at random in [0, {duration:.2f}] s')
         states = {'old': 0, 'new': 0, 'finished': 0}
         failures = 0
@@ -59,7 +65,11 @@ def main():
             writer.send_signal(signal.SIGKILL)
             writer.wait()
             verify = subprocess.run([REALMSH, 'verify', '-q', path])
-            changed = count(path, 'quantity == -7')
+            # Objects the command changed: updated ones, or deleted ones.
+            if args.mode == 'update':
+                changed = count(path, 'quantity == -7')
+            else:
+                changed = total - count(path, 'TRUEPREDICATE')
             if writer.returncode == 0:
                 states['finished'] += 1
             if verify.returncode != 0 or changed not in (0, total):

@@ -9,16 +9,28 @@ extension RealmWriter {
         let column = origin.columns[c]
         guard !column.isBacklink, column.type == .link || column.type == .mixed || column.type == .typedLink else { return }
         let plainTarget = column.type == .link ? column.targetTable : nil
+        // Occurrences on both sides stay as they are: a multiset difference, pairwise for a
+        // few links, through counts for long lists (linear, not quadratic, in their length).
         var removed = Self.linkOccurrences(in: old, plainTarget: plainTarget)
         var added = Self.linkOccurrences(in: new, plainTarget: plainTarget)
-        // Occurrences on both sides stay as they are.
-        var i = 0
-        while i < removed.count {
-            if let j = added.firstIndex(where: { $0 == removed[i] }) {
-                added.remove(at: j)
-                removed.remove(at: i)
-            } else {
-                i += 1
+        if removed.count + added.count <= 16 {
+            var i = 0
+            while i < removed.count {
+                if let j = added.firstIndex(where: { $0 == removed[i] }) {
+                    added.remove(at: j)
+                    removed.remove(at: i)
+                } else {
+                    i += 1
+                }
+            }
+        } else {
+            var balance: [LinkTarget: Int] = [:]
+            for (t, k) in removed { balance[LinkTarget(table: t, key: k), default: 0] -= 1 }
+            for (t, k) in added { balance[LinkTarget(table: t, key: k), default: 0] += 1 }
+            removed = []
+            added = []
+            for (target, n) in balance.sorted(by: { ($0.key.table.value, $0.key.key) < ($1.key.table.value, $1.key.key) }) where n != 0 {
+                for _ in 0..<abs(n) { if n < 0 { removed.append((target.table, target.key)) } else { added.append((target.table, target.key)) } }
             }
         }
         for (table, target) in removed { try changeBacklink(of: target, in: table, origin: origin, column: column, originKey: key, add: false) }
@@ -61,4 +73,10 @@ extension RealmWriter {
         default: return []
         }
     }
+}
+
+/// One object a link points at.
+struct LinkTarget: Hashable {
+    let table: TableKey
+    let key: Int64
 }

@@ -9,8 +9,9 @@ extension RealmWriter {
     public func delete(className: String, keys: [Int64], countAsDeleted: Bool = true) throws {
         guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
         let editor = try self.editor(c.table.position)
-        var seen = Set<Int64>()
-        let doomed = keys.filter { editor.contains($0) && seen.insert($0).inserted }
+        // Each existing object once, in key order.
+        var doomed: [Int64] = []
+        for key in keys.sorted() where doomed.last != key && editor.contains(key) { doomed.append(key) }
         guard !doomed.isEmpty else { return }
 
         // Embedded objects owned through strong links go too, after their owner.
@@ -28,24 +29,35 @@ extension RealmWriter {
             let column = editor.columns[$0]
             return !column.isBacklink && (column.type == .link || column.type == .mixed || column.type == .typedLink)
         }
+        // Origins that link here, found through the doomed objects' backlinks; each origin
+        // cell is repaired once for all the doomed objects it links to (deleting the items of
+        // a long list rewrites the list once, not once per item).
+        var doomedTargets: [OriginCell: Set<Int64>] = [:]
+        var origins: [OriginCell] = []
         for key in doomed {
-            // Origins that link here, found through this object's backlinks.
             for b in backlinkColumns {
                 let column = editor.columns[b]
                 guard let originTable = column.targetTable, let originColumn = column.oppositeColumn,
-                      editor.contains(key), case let .list(entries) = try editor.value(key, column: b) else { continue }
-                let origin = try self.editor(for: originTable)
-                guard let oc = origin.columnIndex(key: originColumn) else { continue }
-                var repaired = Set<Int64>()
-                for case let .link(originKey) in entries where repaired.insert(originKey).inserted && origin.contains(originKey) {
-                    let before = try origin.value(originKey, column: oc)
-                    let after = LinkRepair.removingLinks(to: editor.key, keys: [key], in: before, columnType: origin.columns[oc].type)
-                    guard after != before else { continue }
-                    try origin.set(originKey, column: oc, after)
-                    try linksChanged(in: origin, column: oc, key: originKey, from: before, to: after)
+                      case let .list(entries) = try editor.value(key, column: b) else { continue }
+                for case let .link(originKey) in entries {
+                    let cell = OriginCell(table: originTable, column: originColumn, key: originKey)
+                    if doomedTargets[cell] == nil { origins.append(cell) }
+                    doomedTargets[cell, default: []].insert(key)
                 }
             }
-            // The backlinks this object's own links made.
+        }
+        for cell in origins {
+            let origin = try self.editor(for: cell.table)
+            guard let oc = origin.columnIndex(key: cell.column), origin.contains(cell.key) else { continue }
+            let before = try origin.value(cell.key, column: oc)
+            let after = LinkRepair.removingLinks(to: editor.key, keys: doomedTargets[cell] ?? [], in: before,
+                                                 columnType: origin.columns[oc].type)
+            guard after != before else { continue }
+            try origin.set(cell.key, column: oc, after)
+            try linksChanged(in: origin, column: oc, key: cell.key, from: before, to: after)
+        }
+        // The backlinks the doomed objects' own links made.
+        for key in doomed {
             for l in linkColumns {
                 let value = try editor.value(key, column: l)
                 let empty = TableModel.defaultValue(for: editor.columns[l])
@@ -56,4 +68,11 @@ extension RealmWriter {
         if countAsDeleted { summary.deleted += doomed.count }
         for (name, owned) in cascades { try delete(className: name, keys: owned, countAsDeleted: false) }
     }
+}
+
+/// One link-bearing cell of an origin object: table, column, object.
+struct OriginCell: Hashable {
+    let table: TableKey
+    let column: ColumnKey
+    let key: Int64
 }
