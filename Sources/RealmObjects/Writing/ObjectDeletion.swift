@@ -56,13 +56,34 @@ extension RealmWriter {
             try origin.set(cell.key, column: oc, after)
             try linksChanged(in: origin, column: oc, key: cell.key, from: before, to: after)
         }
-        // The backlinks the doomed objects' own links made.
-        for key in doomed {
-            for l in linkColumns {
-                let value = try editor.value(key, column: l)
-                let empty = TableModel.defaultValue(for: editor.columns[l])
-                if value != empty { try linksChanged(in: editor, column: l, key: key, from: value, to: empty) }
+        // The backlinks the doomed objects' own links made, removed target by target (many
+        // objects linking to one popular target rewrite its backlink list once).
+        var removals: [BacklinkCell: [Int64: Int]] = [:]
+        var targets: [BacklinkCell] = []
+        for l in linkColumns {
+            let column = editor.columns[l]
+            let plainTarget = column.type == .link ? column.targetTable : nil
+            for key in doomed {
+                for (table, target) in Self.linkOccurrences(in: try editor.value(key, column: l), plainTarget: plainTarget) {
+                    let cell = BacklinkCell(table: table, key: target, originColumn: column.key)
+                    if removals[cell] == nil { targets.append(cell) }
+                    removals[cell, default: [:]][key, default: 0] += 1
+                }
             }
+        }
+        for cell in targets {
+            let target = try self.editor(for: cell.table)
+            guard let b = target.columns.firstIndex(where: { $0.isBacklink && $0.targetTable == editor.key && $0.oppositeColumn == cell.originColumn }) else {
+                throw FormatError.cannotWrite(reason: "table '\(target.name)' has no backlink column for \(editor.name) links")
+            }
+            guard target.contains(cell.key), case let .list(entries) = try target.value(cell.key, column: b) else { continue }
+            var remaining = removals[cell] ?? [:]
+            let kept = entries.filter { entry in
+                guard case let .link(origin) = entry, let n = remaining[origin], n > 0 else { return true }
+                remaining[origin] = n - 1
+                return false
+            }
+            try target.set(cell.key, column: b, .list(kept))
         }
         try editor.remove(doomed)
         if countAsDeleted { summary.deleted += doomed.count }
@@ -75,4 +96,11 @@ struct OriginCell: Hashable {
     let table: TableKey
     let column: ColumnKey
     let key: Int64
+}
+
+/// The backlink cell of one target object for one origin link column.
+struct BacklinkCell: Hashable {
+    let table: TableKey
+    let key: Int64
+    let originColumn: ColumnKey
 }
