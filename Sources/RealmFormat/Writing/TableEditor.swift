@@ -107,7 +107,14 @@ public final class TableEditor {
 
     // MARK: reading
 
-    public func contains(_ key: Int64) -> Bool { locate(key) != nil }
+    public func contains(_ key: Int64) -> Bool { !isPastLastKey(key) && locate(key) != nil }
+
+    /// Above every key in the table, and in the last leaf's range: where new objects of a
+    /// bulk load go (ObjKeys come from a counter, §8.5), without a search.
+    private func isPastLastKey(_ key: Int64) -> Bool {
+        let last = leaves[leaves.count - 1]
+        return key >= last.base && key > (last.keys.last ?? Int64.min)
+    }
 
     /// Every ObjKey, ascending.
     public var objectKeys: [Int64] { leaves.flatMap(\.keys) }
@@ -181,7 +188,8 @@ public final class TableEditor {
         guard values.count == columns.count else {
             throw .cannotWrite(reason: "table '\(table.name)': \(values.count) values for \(columns.count) columns")
         }
-        guard !contains(key) else { throw .cannotWrite(reason: "table '\(table.name)': object \(key) exists already") }
+        let appending = isPastLastKey(key)
+        guard appending || !contains(key) else { throw .cannotWrite(reason: "table '\(table.name)': object \(key) exists already") }
         try usable()
         // The primary key first: its index refuses a duplicate before anything else changes.
         if let pk = primaryKeyColumn {
@@ -194,10 +202,10 @@ public final class TableEditor {
         }
         try guarded { () throws(FormatError) in
             for c in indexedColumns { pendingIndex[c, default: []].append((values[c], key)) }
-            var l = leafIndex(for: key)
+            var l = appending ? leaves.count - 1 : leafIndex(for: key)
             var leaf = leaves[l]
             try decodeAll(leaf)
-            var row = leaf.lowerBound(key)
+            var row = appending ? leaf.count : leaf.lowerBound(key)
             if leaf.count >= Self.leafCapacity {
                 // A full leaf: an object past its end starts a new leaf (so appends fill leaves);
                 // otherwise the objects after it move to a new leaf (§8.3).
@@ -526,18 +534,17 @@ public final class TableEditor {
         guard let pending = pendingIndex.removeValue(forKey: c), !pending.isEmpty else { return }
         if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
         let type = columns[c].type
-        let ordered = pending.map { entry -> (Int32, Int32, Int) in
+        // Ordered by the keys of the first two levels (§12.3), then ObjKey.
+        var order: [(Int32, Int32, Int64, Int)] = []
+        order.reserveCapacity(pending.count)
+        for (i, entry) in pending.enumerated() {
             let data = IndexKey.bytes(of: entry.value, columnType: type) ?? .null
-            return (IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4), 0)
+            order.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4), entry.key, i))
         }
-        var order = Array(pending.indices)
-        order.sort { a, b in
-            let x = ordered[a], y = ordered[b]
-            return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : pending[a].key < pending[b].key
-        }
+        order.sort { a, b in a.0 != b.0 ? a.0 < b.0 : a.1 != b.1 ? a.1 < b.1 : a.2 < b.2 }
         let writer = indexWriter(c)
         var root = try indexRoot(c)
-        for i in order {
+        for (_, _, _, i) in order {
             snapshot.resetWorkBudget()
             root = try writer.insert(pending[i].value, objKey: pending[i].key, into: root, unique: c == primaryKeyColumn)
         }
