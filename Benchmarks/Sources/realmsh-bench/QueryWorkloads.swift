@@ -224,8 +224,6 @@ struct QueryWorkloads {
     func report(_ table: [Row]) {
         print("\n\(rows) rows, \(runs) timed runs after one warm-up, engines alternating; medians (min–max)")
         print("ratio = SQLite median / realmsh parse+run median (> 1: realmsh faster)\n")
-        func cell(_ s: Samples) -> String { "\(milliseconds(s.median)) (\(milliseconds(s.min))–\(milliseconds(s.max)))" }
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         print(pad("#", 4) + pad("workload", 38) + pad("realmsh parse+run", 30) + pad("realmsh run only", 30) + pad("SQLite", 30) + "ratio")
         for r in table {
             let ratio = r.sqlite.median / r.realm.median

@@ -35,6 +35,12 @@ func alternate(runs: Int, _ contenders: [(name: String, run: () throws -> Void)]
     return out
 }
 
+/// A report cell: "median (min–max)".
+func cell(_ s: Samples) -> String { "\(milliseconds(s.median)) (\(milliseconds(s.min))–\(milliseconds(s.max)))" }
+
+/// `s` padded with spaces to `n` characters (report columns).
+func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+
 /// "12.3 ms" style, three significant figures.
 func milliseconds(_ s: Double) -> String {
     let ms = s * 1000

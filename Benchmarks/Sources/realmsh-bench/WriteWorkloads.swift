@@ -224,8 +224,6 @@ struct WriteWorkloads {
     func report(_ table: [Row]) {
         print("\n\(rows) rows, \(runs) timed runs after one warm-up, engines alternating; medians (min–max)")
         print("ratio = SQLite median / realmsh median (> 1: realmsh faster); sizes after the workload\n")
-        func cell(_ s: Samples) -> String { "\(milliseconds(s.median)) (\(milliseconds(s.min))–\(milliseconds(s.max)))" }
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         func mb(_ bytes: Int) -> String { String(format1: Double(bytes) / 1_000_000, decimals: 1) + " MB" }
         print(pad("#", 5) + pad("workload", 38) + pad("realmsh", 30) + pad("SQLite", 30) + pad("ratio", 9) + "file sizes (realmsh / SQLite)")
         for r in table {

@@ -1,10 +1,11 @@
-/// A primary-key value that can be hashed (§7.7: int, string, ObjectId, UUID, or null).
-enum PrimaryKeyValue: Hashable {
+/// A primary-key value that can be hashed (§7.7: int, string, ObjectId, UUID, or null); nil
+/// for values of other types.
+public enum PrimaryKeyValue: Hashable, Sendable {
     case null
     case int(Int64)
     case bytes(kind: UInt8, [UInt8])
 
-    init?(_ value: Value) {
+    public init?(_ value: Value) {
         switch value {
         case .null: self = .null
         case let .int(i): self = .int(i)

@@ -116,23 +116,11 @@ public final class TableEditor {
         return key >= last.base && key > (last.keys.last ?? Int64.min)
     }
 
-    /// Every ObjKey, ascending.
-    public var objectKeys: [Int64] { leaves.flatMap(\.keys) }
-
     /// The current value of column `c` (spec index) of object `key`.
     public func value(_ key: Int64, column c: Int) throws(FormatError) -> Value {
         snapshot.resetWorkBudget()
         guard let (leaf, row) = locate(key) else { throw missing(key) }
         return try cells(leaf, c)[row]
-    }
-
-    /// Calls `body` with every object's key and value in column `c`, in key order.
-    public func forEachValue(column c: Int, _ body: (Int64, Value) throws -> Void) throws {
-        for leaf in leaves {
-            snapshot.resetWorkBudget()
-            let values = try cells(leaf, c)
-            for (row, key) in leaf.keys.enumerated() { try body(key, values[row]) }
-        }
     }
 
     public func columnIndex(key: ColumnKey) -> Int? {
@@ -143,7 +131,6 @@ public final class TableEditor {
 
     /// The cells of a new object: every column empty or null (§13.10 "Create").
     public private(set) lazy var defaultRow: [Value] = columns.map(TableModel.defaultValue(for:))
-    public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name && !$0.isBacklink } }
 
     /// The object whose primary key is `value`, if any (§12: through the committed index,
     /// plus the objects made in this transaction).
@@ -262,12 +249,6 @@ public final class TableEditor {
         isModified = true
     }
 
-    /// Removes object `key`: from its indexes (while its values are known), then its row.
-    public func remove(_ key: Int64) throws(FormatError) {
-        guard contains(key) else { throw missing(key) }
-        try remove([key])
-    }
-
     /// Removes objects (keys not present are skipped): each from its indexes, then their
     /// rows, in one pass over each leaf they are in.
     public func remove(_ keys: [Int64]) throws(FormatError) {
@@ -348,26 +329,11 @@ public final class TableEditor {
             leaves[0].base = 0
             leaves[0].keysChanged = true
         }
-        var level: [(base: Int64, slot: Slot, size: Int)] = []
+        var level: [TableEncoder.ClusterLevelEntry] = []
         for leaf in leaves { level.append((leaf.base, try encode(leaf), leaf.count)) }
         for leaf in droppedLeaves { if let ref = leaf.originalRef { try transaction.releaseSubtree(ref: ref) } }
         if let root = table.clusterRef { try releaseInnerNodes(root) }
-        var depth: Int64 = 1
-        while level.count > 1 {
-            var parents: [(base: Int64, slot: Slot, size: Int)] = []
-            for start in stride(from: 0, to: level.count, by: Self.leafCapacity) {
-                let group = level[start..<min(start + Self.leafCapacity, level.count)]
-                let base = group.first!.base
-                let size = group.reduce(0) { $0 + $1.size }
-                let inner = MutableNode(integers: [0, depth << 1 | 1, Int64(size) << 1 | 1], hasRefs: true, isInner: true)
-                inner.setChild(0, MutableNode(integers: group.map { $0.base - base }, unsigned: true))
-                for (j, child) in group.enumerated() { put(child.slot, in: inner, at: 3 + j) }
-                parents.append((base, .node(inner), size))
-            }
-            level = parents
-            depth += 1
-        }
-        put(level[0].slot, in: top, at: 2)
+        TableEncoder.put(TableEncoder.clusterRoot(over: level), in: top, at: 2)
         if !indexRoots.isEmpty {
             guard let indexes = try transaction.child(top, 4) else {
                 throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no search index list")
@@ -378,32 +344,11 @@ public final class TableEditor {
         top.setTagged(9, Int64(sequenceNumber))
     }
 
-    /// A child slot: an untouched committed node by ref, or a node to write.
-    private enum Slot {
-        case ref(Int)
-        case node(MutableNode)
-    }
-
-    private func put(_ slot: Slot, in parent: MutableNode, at i: Int) {
-        switch slot {
-        case let .ref(r):
-            parent.setChild(i, nil)
-            parent[i] = Int64(r)
-        case let .node(n):
-            parent.setChild(i, n)
-        }
-    }
-
-    private func encode(_ leaf: ClusterLeafEdit) throws(FormatError) -> Slot {
+    private func encode(_ leaf: ClusterLeafEdit) throws(FormatError) -> TableEncoder.ClusterChild {
         if let ref = leaf.originalRef, !leaf.isChanged { return .ref(ref) }
         let width = (columns.map { $0.key.leafIndex }.max() ?? -1) + 2
         let node = MutableNode(integers: [Int64](repeating: 0, count: max(width, leaf.originalSlots.count)), hasRefs: true)
-        let relative = leaf.keys.map { $0 - leaf.base }
-        if relative.enumerated().allSatisfy({ Int64($0.offset) == $0.element }) {
-            node.setTagged(0, Int64(relative.count))
-        } else {
-            node.setChild(0, MutableNode(integers: relative, unsigned: true))
-        }
+        TableEncoder.setKeys(leaf.keys.map { $0 - leaf.base }, of: node)
         if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
         for (c, column) in columns.enumerated() {
             let slot = 1 + column.key.leafIndex

@@ -61,43 +61,78 @@ public enum TableEncoder {
         return spec
     }
 
-    /// §8: leaves of ≤ 256 objects, then inner nodes of ≤ 256 children with explicit offsets,
-    /// each subtree's first offset 0.
+    /// §8: leaves of ≤ 256 objects, then inner nodes over them (`clusterRoot`).
     static func encodeClusters(_ model: TableModel, leafCount: Int) throws(FormatError) -> MutableNode {
-        var level: [(base: Int64, node: MutableNode, size: Int)] = []
+        var level: [ClusterLevelEntry] = []
         var start = 0
         repeat {
             let end = min(start + leafSize, model.objectCount)
             let base = start == 0 ? 0 : model.objectKeys[start]
-            level.append((base, try encodeLeaf(model, rows: start..<end, base: base, leafCount: leafCount), end - start))
+            level.append((base, .node(try encodeLeaf(model, rows: start..<end, base: base, leafCount: leafCount)), end - start))
             start = end
         } while start < model.objectCount
+        guard case let .node(root) = clusterRoot(over: level) else {
+            throw .corrupt(offset: 0, reason: "table '\(model.name)': cluster root is not a new node")
+        }
+        return root
+    }
+
+    /// A child of a cluster inner node: a committed node kept by ref, or a node to write.
+    public enum ClusterChild {
+        case ref(Int)
+        case node(MutableNode)
+    }
+
+    /// One child of a level of the cluster tree: its absolute key offset, the node, its objects.
+    public typealias ClusterLevelEntry = (base: Int64, child: ClusterChild, size: Int)
+
+    /// The inner nodes over `level` (children in key order; the first one's base is 0):
+    /// groups of ≤ 256 children with explicit offsets relative to each group's first child,
+    /// so every subtree's first offset is 0 (§8.2); returns the root.
+    public static func clusterRoot(over level: [ClusterLevelEntry]) -> ClusterChild {
+        var level = level
         var depth: Int64 = 1
         while level.count > 1 {
-            var parents: [(base: Int64, node: MutableNode, size: Int)] = []
+            var parents: [ClusterLevelEntry] = []
             for groupStart in stride(from: 0, to: level.count, by: leafSize) {
                 let group = level[groupStart..<min(groupStart + leafSize, level.count)]
-                let base = groupStart == 0 ? 0 : group.first!.base
-                let inner = MutableNode(integers: [0, depth << 1 | 1, Int64(group.reduce(0) { $0 + $1.size }) << 1 | 1],
-                                        hasRefs: true, isInner: true)
+                let base = group.first!.base
+                let size = group.reduce(0) { $0 + $1.size }
+                let inner = MutableNode(integers: [0, depth << 1 | 1, Int64(size) << 1 | 1], hasRefs: true, isInner: true)
                 inner.setChild(0, MutableNode(integers: group.map { $0.base - base }, unsigned: true))
-                for (j, child) in group.enumerated() { inner.setChild(3 + j, child.node) }
-                parents.append((base, inner, group.reduce(0) { $0 + $1.size }))
+                for (j, entry) in group.enumerated() { put(entry.child, in: inner, at: 3 + j) }
+                parents.append((base, .node(inner), size))
             }
             level = parents
             depth += 1
         }
-        return level[0].node
+        return level[0].child
+    }
+
+    /// Stores a cluster child in slot `i` of `parent`.
+    public static func put(_ child: ClusterChild, in parent: MutableNode, at i: Int) {
+        switch child {
+        case let .ref(r):
+            parent.setChild(i, nil)
+            parent[i] = Int64(r)
+        case let .node(n):
+            parent.setChild(i, n)
+        }
+    }
+
+    /// Slot 0 of a cluster leaf (§8.1): T(n) when the relative keys are 0 … n−1, otherwise an
+    /// ArrayUnsigned of them.
+    public static func setKeys(_ relative: [Int64], of leaf: MutableNode) {
+        if relative.enumerated().allSatisfy({ Int64($0.offset) == $0.element }) {
+            leaf.setTagged(0, Int64(relative.count))
+        } else {
+            leaf.setChild(0, MutableNode(integers: relative, unsigned: true))
+        }
     }
 
     static func encodeLeaf(_ model: TableModel, rows: Range<Int>, base: Int64, leafCount: Int) throws(FormatError) -> MutableNode {
         let leaf = MutableNode(integers: [Int64](repeating: 0, count: 1 + leafCount), hasRefs: true)
-        let keys = rows.map { model.objectKeys[$0] - base }
-        if keys.enumerated().allSatisfy({ Int64($0.offset) == $0.element }) {
-            leaf.setTagged(0, Int64(keys.count))
-        } else {
-            leaf.setChild(0, MutableNode(integers: keys, unsigned: true))
-        }
+        setKeys(rows.map { model.objectKeys[$0] - base }, of: leaf)
         for (c, column) in model.columns.enumerated() {
             leaf.setChild(1 + column.key.leafIndex, try encodeColumn(Array(model.values[c][rows]), column: column))
         }

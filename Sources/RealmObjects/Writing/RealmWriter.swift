@@ -71,18 +71,4 @@ public final class RealmWriter {
 }
 
 /// A primary-key value that can be looked up (§7.7: int, string, ObjectId, UUID, or null).
-public struct PrimaryKey: Hashable, Sendable {
-    let bytes: [UInt8]
-    let kind: UInt8
-
-    public init?(_ value: Value) {
-        switch value {
-        case .null: (kind, bytes) = (0, [])
-        case let .int(i): (kind, bytes) = (1, withUnsafeBytes(of: i, Array.init))
-        case let .string(s): (kind, bytes) = (2, s)
-        case let .objectId(o): (kind, bytes) = (3, o.bytes)
-        case let .uuid(u): (kind, bytes) = (4, u.bytes)
-        default: return nil
-        }
-    }
-}
+public typealias PrimaryKey = PrimaryKeyValue
