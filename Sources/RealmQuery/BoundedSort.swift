@@ -34,9 +34,6 @@ struct BoundedSort {
         let ascending = keys.map(\.ascending)
         let firstAscending = ascending[0]
         let columns = keys.map { $0.path[0].column }
-        var heap = [Entry]()           // max-heap: heap[0] is the last of the rows kept
-        heap.reserveCapacity(limit)
-
         // Entries in sort order; `a.row < b.row` breaks ties (rows arrive in ascending order).
         func less(_ a: Entry, _ b: Entry) -> Bool {
             for t in 0..<a.values.count {
@@ -45,28 +42,7 @@ struct BoundedSort {
             }
             return a.row < b.row
         }
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var top = i
-                if l < heap.count && less(heap[top], heap[l]) { top = l }
-                if r < heap.count && less(heap[top], heap[r]) { top = r }
-                if top == i { return }
-                heap.swapAt(i, top)
-                i = top
-            }
-        }
-        func push(_ e: Entry) {
-            heap.append(e)
-            var c = heap.count - 1
-            while c > 0 {
-                let p = (c - 1) / 2
-                guard less(heap[p], heap[c]) else { break }
-                heap.swapAt(p, c)
-                c = p
-            }
-        }
+        var heap = BoundedHeap<Entry>(capacity: limit, less: less)   // largest: the last of the rows kept
 
         var k = 0      // position in `rows`
         for (leaf, start) in leaves {
@@ -133,21 +109,15 @@ struct BoundedSort {
                 let row = rows[k]
                 k += 1
                 guard row >= start else { continue }
-                if heap.count < limit {
-                    push(try entry(row))
-                    continue
+                if let largest = heap.largest, heap.isFull {
+                    let c = try compareFirst(row - start, largest.values[0])
+                    // After the last kept row on the first key, or tied on the only key (a
+                    // later row loses ties): it cannot enter.
+                    if c > 0 || (c == 0 && columns.count == 1) { continue }
                 }
-                let c = try compareFirst(row - start, heap[0].values[0])
-                // After the last kept row on the first key, or tied on the only key (a later
-                // row loses ties): it cannot enter.
-                if c > 0 || (c == 0 && columns.count == 1) { continue }
-                let e = try entry(row)
-                if less(e, heap[0]) {
-                    heap[0] = e
-                    siftDown(0)
-                }
+                heap.offer(try entry(row))
             }
         }
-        return heap.sorted(by: less).map(\.row)
+        return heap.sorted().map(\.row)
     }
 }

@@ -95,35 +95,10 @@ struct SortTable {
     /// The `n` smallest of `0..<count` in order, with a bounded max-heap: O(count·log n).
     static func smallest(_ n: Int, of count: Int, by less: (Int, Int) -> Bool) -> [Int] {
         guard n > 0 else { return [] }
-        var heap = [Int]()
-        heap.reserveCapacity(n)
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var top = i
-                if l < heap.count && less(heap[top], heap[l]) { top = l }
-                if r < heap.count && less(heap[top], heap[r]) { top = r }
-                if top == i { return }
-                heap.swapAt(i, top)
-                i = top
-            }
+        return withoutActuallyEscaping(less) { less in
+            var heap = BoundedHeap<Int>(capacity: n, less: less)
+            for i in 0..<count { heap.offer(i) }
+            return heap.sorted()
         }
-        for i in 0..<count {
-            if heap.count < n {
-                heap.append(i)
-                var c = heap.count - 1
-                while c > 0 {
-                    let p = (c - 1) / 2
-                    guard less(heap[p], heap[c]) else { break }
-                    heap.swapAt(p, c)
-                    c = p
-                }
-            } else if less(i, heap[0]) {
-                heap[0] = i
-                siftDown(0)
-            }
-        }
-        return heap.sorted(by: less)
     }
 }
