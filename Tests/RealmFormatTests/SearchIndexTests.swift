@@ -249,6 +249,72 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// The bulk builder (imports into empty tables, index rebuilds) gives node for node the
+    /// tree that inserting the same entries one by one in index order gives: splits of leaves
+    /// and inner nodes, duplicate lists and sub-indexes included.
+    func testBuildingFromSortedEntriesGivesTheTreeOfOneByOneInsertion() throws {
+        let longPrefix = [UInt8](repeating: 0x4C, count: 203)
+        let scenarios: [(String, ColumnType, Int, Int, (inout SplitMix64) -> Value)] = [
+            ("distinct ints, 4-key nodes", .int, 4, 700, { rng in .int(Int64(rng.below(1 << 40)) - (1 << 39)) }),
+            ("ints with duplicates and nulls, 5-key nodes", .int, 5, 900, { rng in
+                rng.below(8) == 0 ? .null : .int(Int64(rng.below(50)) * (rng.below(3) == 0 ? 1 << 33 : 1))
+            }),
+            ("sequential ints, 1000-key nodes", .int, 1000, 2500, { rng in .int(Int64(rng.next() % 1_000_000)) }),
+            ("strings with shared prefixes, long strings, nulls, 4-key nodes", .string, 4, 600, { rng in
+                Self.randomString(&rng, longPrefix: longPrefix)
+            }),
+            ("Mixed numbers, bools and strings, 5-key nodes", .mixed, 5, 500, { rng in
+                let n = Int64(rng.below(12)) - 3
+                switch rng.below(5) {
+                case 0: return .double(Double(n) + 0.5)
+                case 1: return .bool(rng.below(2) == 0)
+                case 2: return .string(Array("s\(n)".utf8))
+                default: return .int(n)
+                }
+            }),
+        ]
+        for (index, (name, type, nodeSize, count, generate)) in scenarios.enumerated() {
+            var rng = SplitMix64(seed: UInt64(index + 11) &* 0x9E37_79B9)
+            var model = [Int64: Value]()
+            var entries: [(value: Value, key: Int64)] = []
+            for k in 0..<Int64(count) {
+                let value = generate(&rng)
+                model[k * 3] = value
+                entries.append((value, k * 3))
+            }
+            func levels(_ v: Value) -> (Int32, Int32) {
+                let data = IndexKey.bytes(of: v, columnType: type)!
+                return (IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4))
+            }
+            entries.sort { a, b in
+                let (x, y) = (levels(a.value), levels(b.value))
+                return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : a.key < b.key
+            }
+            let writer = SearchIndexWriter(columnType: type, maxNodeSize: nodeSize) { k throws(FormatError) in
+                guard let v = model[k] else { throw .corrupt(offset: 0, reason: "no object \(k)") }
+                return v
+            }
+            var inserted = SearchIndexWriter.makeEmpty()
+            for e in entries { inserted = try writer.insert(e.value, objKey: e.key, into: inserted) }
+            let built = try writer.build(sorted: entries)
+            let (a, b) = (try LaidOutIndex(inserted), try LaidOutIndex(built))
+            XCTAssertNil(try IndexTreeComparison.difference(a.reader, b.reader), name)
+            let values = model.sorted { $0.key < $1.key }.map { (objKey: $0.key, value: $0.value) }
+            XCTAssertEqual(SearchIndexVerifier.verify(snapshot: b.snapshot, rootRef: b.rootRef, columnType: type, values: values,
+                                                      requireValueOrder: true, maxNodeSize: nodeSize), [], name)
+            XCTAssertTrue(b.bytes.count > 1000, "\(name): a tree of several nodes was built")
+        }
+        let empty = try SearchIndexWriter(columnType: .int) { _ throws(FormatError) in .null }.build(sorted: [])
+        XCTAssertEqual(empty.count, 1, "no entries: an empty leaf")
+        // A unique index refuses equal values, as insertion does.
+        let twice: [(value: Value, key: Int64)] = [(.int(5), 1), (.int(5), 2)]
+        let unique = SearchIndexWriter(columnType: .int) { k throws(FormatError) in .int(5) }
+        XCTAssertThrowsError(try unique.build(sorted: twice, unique: true)) { error in
+            guard case FormatError.duplicateKey(existing: 1) = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try unique.build(sorted: [(.int(1), 1), (.int(1 << 8), 2)]), "entries out of index order (level-0 keys: 0x01000000 before 0x00010000)")
+    }
+
     static func randomString(_ rng: inout SplitMix64, longPrefix: [UInt8]) -> Value {
         let prefixes: [[UInt8]] = ["", "a", "ab", "abc", "abcd", "abcde", "shared-prefix-", "shared-prefix-x", "\u{e9}t\u{e9}"]
             .map { Array($0.utf8) }

@@ -440,7 +440,7 @@ public struct SearchIndexWriter {
 
     // MARK: values
 
-    private func indexBytes(_ value: Value) throws(FormatError) -> IndexBytes {
+    func indexBytes(_ value: Value) throws(FormatError) -> IndexBytes {
         guard let data = IndexKey.bytes(of: value, columnType: columnType) else {
             throw .cannotWrite(reason: "the value \(SearchIndexVerifier.describe(value)) cannot be in a search index on a \(columnType.propertyTypeName) column")
         }

@@ -36,6 +36,8 @@ public final class TableEditor {
     /// Committed leaves that left the tree (emptied or merged away).
     private var droppedLeaves: [ClusterLeafEdit] = []
     private var sequenceNumber: UInt64
+    /// Objects in the committed table: none means its indexes hold no entries either.
+    private var committedObjectCount = 0
     /// Spec index by column leaf index (§7.4: leaf indexes are unique within a table).
     private let columnOfLeaf: [Int?]
     /// Spec indexes of columns with a general search index (the primary key's included), ascending.
@@ -103,6 +105,7 @@ public final class TableEditor {
             }
         }
         if leaves.isEmpty { leaves.append(ClusterLeafEdit(base: 0, columnCount: columns.count)) }
+        committedObjectCount = objectCount
     }
 
     // MARK: reading
@@ -145,6 +148,7 @@ public final class TableEditor {
     private func indexedObjectKey(_ value: Value, column pk: Int) throws(FormatError) -> Int64? {
         // Once this transaction changed the index, the index knows every object as it is now.
         if let root = indexRoots[pk] { return try indexWriter(pk).find(value, in: root).first }
+        if committedObjectCount == 0 { return nil }
         guard let rootRef = table.columns[pk].searchIndexRef else {
             throw .corrupt(offset: table.ref, reason: "table '\(table.name)': the primary key has no search index")
         }
@@ -483,15 +487,28 @@ public final class TableEditor {
         var order: [(Int32, Int32, Int64, Int)] = []
         order.reserveCapacity(pending.count)
         for (i, entry) in pending.enumerated() {
+            if case let .int(v) = entry.value, type == .int {
+                order.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4), entry.key, i))
+                continue
+            }
             let data = IndexKey.bytes(of: entry.value, columnType: type) ?? .null
             order.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4), entry.key, i))
         }
         order.sort { a, b in a.0 != b.0 ? a.0 < b.0 : a.1 != b.1 ? a.1 < b.1 : a.2 < b.2 }
         let writer = indexWriter(c)
         var root = try indexRoot(c)
+        let unique = c == primaryKeyColumn
+        if !root.isInner && root.count == 1 {
+            // An empty index (a new table, a rebuild): built level by level, the same tree.
+            snapshot.resetWorkBudget()
+            let built = try writer.build(sorted: order.map { pending[$0.3] }, unique: unique)
+            try transaction.releaseSubtree(root)
+            indexRoots[c] = built
+            return
+        }
         for (_, _, _, i) in order {
             snapshot.resetWorkBudget()
-            root = try writer.insert(pending[i].value, objKey: pending[i].key, into: root, unique: c == primaryKeyColumn)
+            root = try writer.insert(pending[i].value, objKey: pending[i].key, into: root, unique: unique)
         }
         indexRoots[c] = root
     }
