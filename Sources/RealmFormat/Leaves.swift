@@ -106,7 +106,7 @@ extension Snapshot {
         return node
     }
 
-    private func fixedWidth(_ ref: Int, width: Int, what: String) throws(FormatError) -> Node {
+    func fixedWidth(_ ref: Int, width: Int, what: String) throws(FormatError) -> Node {
         let node = try self.node(ref)
         guard node.header.widthType == .multiply, node.width == width || node.count == 0 else {
             throw .corrupt(offset: ref, reason: "\(what) leaf has width \(node.width)")

@@ -12,7 +12,7 @@ final class ClusterLeafEdit {
     /// Absolute ObjKeys, ascending.
     var keys: [Int64]
     /// Decoded column arrays by spec index, nil while still on disk only.
-    var cells: [[Value]?]
+    var cells: [ColumnCells?]
     /// Columns whose array must be written again.
     var dirty: [Bool]
     /// The keys changed (objects added or removed, or a new base): the leaf array is rewritten.
@@ -31,19 +31,19 @@ final class ClusterLeafEdit {
         originalSlots = slots
         self.base = base
         self.keys = keys
-        cells = [[Value]?](repeating: nil, count: columnCount)
+        cells = [ColumnCells?](repeating: nil, count: columnCount)
         dirty = [Bool](repeating: false, count: columnCount)
         keysChanged = false
     }
 
-    /// A new, empty leaf with every column decoded (empty).
-    init(base: Int64, columnCount: Int) {
+    /// A new, empty leaf with every column decoded (empty), kept as `kinds` says.
+    init(base: Int64, kinds: [ColumnCells.Kind]) {
         originalRef = nil
         originalSlots = []
         self.base = base
         keys = []
-        cells = [[Value]?](repeating: [], count: columnCount)
-        dirty = [Bool](repeating: true, count: columnCount)
+        cells = kinds.map { ColumnCells(kind: $0) }
+        dirty = [Bool](repeating: true, count: kinds.count)
         keysChanged = true
         allDecoded = true
     }

@@ -9,7 +9,7 @@ extension LeafEncoder {
 
     /// An `ArrayString` leaf (nil = null): short while every string is ≤ 15 bytes, medium while
     /// ≤ 63, big beyond (§9.4).
-    public static func stringLeaf(_ strings: [[UInt8]?]) -> MutableNode {
+    public static func stringLeaf<S: RandomAccessCollection, B: Collection<UInt8>>(_ strings: S) -> MutableNode where S.Element == B? {
         let longest = strings.reduce(-1) { max($0, $1?.count ?? -1) }
         if longest <= shortStringMax { return shortStrings(strings, longest: longest) }
         if longest <= mediumStringMax { return smallBlobs(strings, terminated: true) }
@@ -25,7 +25,7 @@ extension LeafEncoder {
     /// §9.4.1: w-byte blocks, w = the smallest power of two ≥ longest + 1; the last byte of a
     /// block is the number of padding zeros (w − 1 − length), or w for null. No non-null string
     /// at all: width 0 (every element null).
-    private static func shortStrings(_ strings: [[UInt8]?], longest: Int) -> MutableNode {
+    private static func shortStrings<S: RandomAccessCollection, B: Collection<UInt8>>(_ strings: S, longest: Int) -> MutableNode where S.Element == B? {
         guard longest >= 0 else { return MutableNode(bytes: [], width: 0, count: strings.count) }
         var width = 1
         while width < longest + 1 { width *= 2 }
@@ -46,7 +46,7 @@ extension LeafEncoder {
 
     /// §9.4.2 / §9.5 small form: [end offsets, one blob, null flags]. Strings end with a 0 byte
     /// (a null string is just that byte); binaries have no terminator (a null one is empty).
-    private static func smallBlobs(_ values: [[UInt8]?], terminated: Bool) -> MutableNode {
+    private static func smallBlobs<S: RandomAccessCollection, B: Collection<UInt8>>(_ values: S, terminated: Bool) -> MutableNode where S.Element == B? {
         var offsets = [Int64](), nulls = [Int64](), blob = [UInt8]()
         offsets.reserveCapacity(values.count)
         nulls.reserveCapacity(values.count)
@@ -65,11 +65,11 @@ extension LeafEncoder {
 
     /// §9.4.3 / §9.5 big form (context flag): one blob per value, 0 for null; strings end with
     /// a 0 byte inside their blob.
-    private static func bigBlobs(_ values: [[UInt8]?], terminated: Bool) -> MutableNode {
+    private static func bigBlobs<S: RandomAccessCollection, B: Collection<UInt8>>(_ values: S, terminated: Bool) -> MutableNode where S.Element == B? {
         let node = MutableNode(integers: [Int64](repeating: 0, count: values.count), hasRefs: true, context: true)
         for (i, v) in values.enumerated() {
             guard let v else { continue }
-            node.setChild(i, MutableNode(blob: terminated ? v + [0] : v))
+            node.setChild(i, MutableNode(blob: terminated ? Array(v) + [0] : Array(v)))
         }
         return node
     }

@@ -44,6 +44,8 @@ public final class TableEditor {
     private let indexedColumns: [Int]
     /// Why a column's arrays cannot be written again, if they cannot (§9.4.4, §12.5).
     private let unwritable: [FormatError?]
+    /// How each column's cells are kept while edited.
+    private let cellKinds: [ColumnCells.Kind]
     /// Index roots being edited, by spec index.
     private var indexRoots: [Int: MutableNode] = [:]
     /// Index entries of objects made in this transaction, not yet in the trees, by column.
@@ -81,6 +83,9 @@ public final class TableEditor {
             }
             return nil
         }
+        cellKinds = zip(columns, table.columns).map { model, column in
+            ColumnCells.Kind(model, enumerated: table.enumValuesRef(for: column) != nil)
+        }
         guard let tables = try transaction.child(transaction.top, 1),
               let top = try transaction.child(tables, table.position), top.hasRefs, top.count >= 12 else {
             throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no table top array")
@@ -104,7 +109,7 @@ public final class TableEditor {
                 objectCount += keys.count
             }
         }
-        if leaves.isEmpty { leaves.append(ClusterLeafEdit(base: 0, columnCount: columns.count)) }
+        if leaves.isEmpty { leaves.append(ClusterLeafEdit(base: 0, kinds: cellKinds)) }
         committedObjectCount = objectCount
     }
 
@@ -200,13 +205,12 @@ public final class TableEditor {
             if leaf.count >= Self.leafCapacity {
                 // A full leaf: an object past its end starts a new leaf (so appends fill leaves);
                 // otherwise the objects after it move to a new leaf (§8.3).
-                let sibling = ClusterLeafEdit(base: row == leaf.count ? key : leaf.keys[row], columnCount: columns.count)
+                let sibling = ClusterLeafEdit(base: row == leaf.count ? key : leaf.keys[row], kinds: cellKinds)
                 if row < leaf.count {
                     sibling.keys = Array(leaf.keys[row...])
                     leaf.keys.removeSubrange(row...)
                     for c in columns.indices {
-                        sibling.cells[c] = Array(leaf.cells[c]![row...])
-                        leaf.cells[c]!.removeSubrange(row...)
+                        sibling.cells[c] = leaf.cells[c]!.removeSuffix(from: row)
                         leaf.dirty[c] = true
                     }
                     leaf.keysChanged = true
@@ -248,7 +252,7 @@ public final class TableEditor {
                 indexRoots[c] = try indexWriter(c).insert(value, objKey: key, into: try indexRoot(c), unique: c == primaryKeyColumn)
             }
         }
-        leaf.cells[c]![row] = value
+        leaf.cells[c]!.set(row, value)
         leaf.dirty[c] = true
         isModified = true
     }
@@ -289,8 +293,7 @@ public final class TableEditor {
             for row in rows { keep[row] = false }
             leaf.keys = leaf.keys.indices.filter { keep[$0] }.map { leaf.keys[$0] }
             for c in columns.indices {
-                let old = leaf.cells[c]!
-                leaf.cells[c] = old.indices.filter { keep[$0] }.map { old[$0] }
+                leaf.cells[c]!.filter(keep)
                 leaf.dirty[c] = true
             }
             leaf.keysChanged = true
@@ -358,7 +361,7 @@ public final class TableEditor {
             let slot = 1 + column.key.leafIndex
             let original = leaf.originalColumnRef(column.key.leafIndex)
             if leaf.dirty[c] || original == nil {
-                node.setChild(slot, try TableEncoder.encodeColumn(try cells(leaf, c), column: column))
+                node.setChild(slot, try cells(leaf, c).encode(column))
                 if let original { try transaction.releaseSubtree(ref: original) }
             } else if let original {
                 node[slot] = Int64(original)
@@ -378,7 +381,7 @@ public final class TableEditor {
                 try decodeAll(next)
                 leaf.keys += next.keys
                 for c in columns.indices {
-                    leaf.cells[c]! += next.cells[c]!
+                    leaf.cells[c]!.append(contentsOf: next.cells[c]!)
                     leaf.dirty[c] = true
                 }
                 leaves.remove(at: l + 1)
@@ -418,13 +421,13 @@ public final class TableEditor {
         return leaf.row(of: key).map { (leaf, $0) }
     }
 
-    private func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> [Value] {
+    private func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> ColumnCells {
         if let values = leaf.cells[c] { return values }
         let column = table.columns[c]
         guard let ref = leaf.originalColumnRef(column.leafIndex) else {
             throw .corrupt(offset: leaf.originalRef ?? 0, reason: "table '\(table.name)': no data for column \(c)")
         }
-        let values = try snapshot.decodeColumn(ref, column: column, of: table)
+        let values = try ColumnCells.decode(snapshot, ref: ref, kind: cellKinds[c], column: column, of: table)
         guard values.count == leaf.count else {
             throw .corrupt(offset: ref, reason: "table '\(table.name)': column \(c) holds \(values.count) values for \(leaf.count) objects")
         }

@@ -1,0 +1,261 @@
+/// The cells of one column of one cluster leaf under edit (`ClusterLeafEdit`), kept by type:
+/// ints and bools as their leaf elements, doubles as bit patterns, strings in one buffer
+/// (`StringCells`), timestamps as structs. Inserting, filtering and encoding them then needs
+/// no boxed `Value` per cell, which is what bulk inserts and mass deletes spend their time on.
+///
+/// Every other column (links, collections, Mixed, …) keeps `Value`s. So does a typed column
+/// given a value its form cannot hold (null in a required column, a string in an int column):
+/// it turns into `Value`s, and `encode` then fails with the leaf encoder's own message, as it
+/// did before columns were typed. Reading a cell gives what `Snapshot.decodeLeaf` gives.
+struct ColumnCells {
+    /// How a column's cells are kept, decided once per column.
+    enum Kind: Equatable {
+        case int                       // required int
+        case bool(nullable: Bool)      // 0, 1, and 3 for null (§9.2)
+        case double(nullable: Bool)    // the null pattern for null (§9.3)
+        case string(nullable: Bool)
+        case timestamp(nullable: Bool)
+        case values
+
+        init(_ column: TableModel.ColumnModel, enumerated: Bool) {
+            guard column.collection == nil, !column.isBacklink, !enumerated else {
+                self = .values
+                return
+            }
+            let nullable = column.isNullable
+            switch column.type {
+            case .int: self = nullable ? .values : .int
+            case .bool: self = .bool(nullable: nullable)
+            case .double: self = .double(nullable: nullable)
+            case .string: self = .string(nullable: nullable)
+            case .timestamp: self = .timestamp(nullable: nullable)
+            default: self = .values
+            }
+        }
+    }
+
+    private enum Form { case integers, doubles, strings, timestamps, values }
+
+    let kind: Kind
+    private var form: Form
+    private var integers: [Int64] = []
+    private var doubles: [UInt64] = []
+    private var strings = StringCells()
+    private var timestamps: [Timestamp?] = []
+    private var values: [Value] = []
+
+    init(kind: Kind) {
+        self.kind = kind
+        switch kind {
+        case .int, .bool: form = .integers
+        case .double: form = .doubles
+        case .string: form = .strings
+        case .timestamp: form = .timestamps
+        case .values: form = .values
+        }
+    }
+
+    init(kind: Kind, values: [Value]) {
+        self.init(kind: kind)
+        for v in values { append(v) }
+    }
+
+    var count: Int {
+        switch form {
+        case .integers: return integers.count
+        case .doubles: return doubles.count
+        case .strings: return strings.count
+        case .timestamps: return timestamps.count
+        case .values: return values.count
+        }
+    }
+
+    subscript(row: Int) -> Value {
+        switch form {
+        case .integers:
+            let v = integers[row]
+            guard case .bool = kind else { return .int(v) }
+            return v == 0 ? .bool(false) : v == 1 ? .bool(true) : .null
+        case .doubles:
+            let bits = doubles[row]
+            return bits == Snapshot.doubleNull ? .null : .double(Double(bitPattern: bits))
+        case .strings:
+            return strings[row].map { .string(Array($0)) } ?? .null
+        case .timestamps:
+            return timestamps[row].map(Value.timestamp) ?? .null
+        case .values:
+            return values[row]
+        }
+    }
+
+    // MARK: changing
+
+    mutating func append(_ value: Value) {
+        insert(value, at: count)
+    }
+
+    mutating func insert(_ value: Value, at row: Int) {
+        switch (form, kind, value) {
+        case let (.integers, .int, .int(v)): integers.insert(v, at: row)
+        case let (.integers, .bool, .bool(b)): integers.insert(b ? 1 : 0, at: row)
+        case (.integers, .bool(nullable: true), .null): integers.insert(3, at: row)
+        case let (.doubles, _, .double(d)) where d.bitPattern != Snapshot.doubleNull: doubles.insert(d.bitPattern, at: row)
+        case (.doubles, .double(nullable: true), .null): doubles.insert(Snapshot.doubleNull, at: row)
+        case let (.strings, _, .string(s)) where s.count <= LeafEncoder.maxStringSize: strings.insert(s, at: row)
+        case (.strings, .string(nullable: true), .null): strings.insert(nil, at: row)
+        case let (.timestamps, _, .timestamp(t)): timestamps.insert(t, at: row)
+        case (.timestamps, .timestamp(nullable: true), .null): timestamps.insert(nil, at: row)
+        default:
+            becomeValues()
+            values.insert(value, at: row)
+        }
+    }
+
+    mutating func set(_ row: Int, _ value: Value) {
+        switch (form, kind, value) {
+        case let (.integers, .int, .int(v)): integers[row] = v
+        case let (.integers, .bool, .bool(b)): integers[row] = b ? 1 : 0
+        case (.integers, .bool(nullable: true), .null): integers[row] = 3
+        case let (.doubles, _, .double(d)) where d.bitPattern != Snapshot.doubleNull: doubles[row] = d.bitPattern
+        case (.doubles, .double(nullable: true), .null): doubles[row] = Snapshot.doubleNull
+        case let (.strings, _, .string(s)) where s.count <= LeafEncoder.maxStringSize: strings.set(row, s)
+        case (.strings, .string(nullable: true), .null): strings.set(row, nil)
+        case let (.timestamps, _, .timestamp(t)): timestamps[row] = t
+        case (.timestamps, .timestamp(nullable: true), .null): timestamps[row] = nil
+        default:
+            becomeValues()
+            values[row] = value
+        }
+    }
+
+    /// Removes the cells from `row` on and returns them (a leaf split, §8.3).
+    mutating func removeSuffix(from row: Int) -> ColumnCells {
+        var tail = ColumnCells(kind: kind)
+        tail.form = form
+        switch form {
+        case .integers:
+            tail.integers = Array(integers[row...])
+            integers.removeSubrange(row...)
+        case .doubles:
+            tail.doubles = Array(doubles[row...])
+            doubles.removeSubrange(row...)
+        case .strings:
+            tail.strings = strings.removeSuffix(from: row)
+        case .timestamps:
+            tail.timestamps = Array(timestamps[row...])
+            timestamps.removeSubrange(row...)
+        case .values:
+            tail.values = Array(values[row...])
+            values.removeSubrange(row...)
+        }
+        return tail
+    }
+
+    /// Appends `other`'s cells (a leaf merge, §8.3).
+    mutating func append(contentsOf other: ColumnCells) {
+        var other = other
+        if form != other.form {
+            becomeValues()
+            other.becomeValues()
+        }
+        switch form {
+        case .integers: integers += other.integers
+        case .doubles: doubles += other.doubles
+        case .strings: strings.append(contentsOf: other.strings)
+        case .timestamps: timestamps += other.timestamps
+        case .values: values += other.values
+        }
+    }
+
+    /// Keeps the cells whose flag is set (one flag per cell).
+    mutating func filter(_ keep: [Bool]) {
+        func kept<T>(_ a: [T]) -> [T] {
+            var out = [T]()
+            out.reserveCapacity(a.count)
+            for i in a.indices where keep[i] { out.append(a[i]) }
+            return out
+        }
+        switch form {
+        case .integers: integers = kept(integers)
+        case .doubles: doubles = kept(doubles)
+        case .strings: strings = strings.filtered(keep)
+        case .timestamps: timestamps = kept(timestamps)
+        case .values: values = kept(values)
+        }
+    }
+
+    private mutating func becomeValues() {
+        guard form != .values else { return }
+        values = (0..<count).map { self[$0] }
+        integers = []
+        doubles = []
+        strings = StringCells()
+        timestamps = []
+        form = .values
+    }
+
+    // MARK: disk
+
+    /// The cells of the column leaf at `ref`, read as `Snapshot.decodeColumn` reads them.
+    static func decode(_ snapshot: Snapshot, ref: Int, kind: Kind, column: Column, of table: Table) throws(FormatError) -> ColumnCells {
+        var cells = ColumnCells(kind: kind)
+        switch cells.form {
+        case .integers:
+            let node = try snapshot.plainInts(ref)
+            if case .bool = kind {
+                cells.integers = (0..<node.count).map { i in
+                    let v = node.int(i)
+                    return v == 0 || v == 1 ? v : 3
+                }
+            } else {
+                cells.integers = node.ints()
+            }
+        case .doubles:
+            let node = try snapshot.fixedWidth(ref, width: 8, what: "double")
+            cells.doubles = (0..<node.count).map { node.u64(at: 8 * $0) }
+        case .strings:
+            let reader = try StringLeafReader(snapshot, ref: ref)
+            cells.strings.reserve(reader.count, bytes: 16 * reader.count)
+            for i in 0..<reader.count {
+                _ = try reader.matches(i) { span in
+                    if let span {
+                        span.withUnsafeBufferPointer { cells.strings.append($0) }
+                    } else {
+                        cells.strings.append(nil as [UInt8]?)
+                    }
+                    return true
+                }
+            }
+        case .timestamps:
+            cells.timestamps = try snapshot.decodeTimestamps(ref)
+        case .values:
+            cells.values = try snapshot.decodeColumn(ref, column: column, of: table)
+        }
+        return cells
+    }
+
+    /// The column leaf holding the cells, as `TableEncoder.encodeColumn` would write their values.
+    func encode(_ column: TableModel.ColumnModel) throws(FormatError) -> MutableNode {
+        switch form {
+        case .integers:
+            if case .bool(nullable: false) = kind, integers.contains(3) { throw LeafEncoder.nullInRequired(.bool) }
+            return MutableNode(integers: integers)
+        case .doubles:
+            if case .double(nullable: false) = kind, doubles.contains(Snapshot.doubleNull) { throw LeafEncoder.nullInRequired(.double) }
+            var payload = [UInt8]()
+            payload.reserveCapacity(8 * doubles.count)
+            for bits in doubles { payload.appendLittleEndian(bits, bytes: 8) }
+            return MutableNode(bytes: payload, width: doubles.isEmpty ? 0 : 8, count: doubles.count)
+        case .strings:
+            if case .string(nullable: false) = kind, strings.nulls.contains(true) { throw LeafEncoder.nullInRequired(.string) }
+            return LeafEncoder.stringLeaf(strings)
+        case .timestamps:
+            if case .timestamp(nullable: false) = kind, timestamps.contains(where: { $0 == nil }) {
+                throw LeafEncoder.nullInRequired(.timestamp)
+            }
+            return LeafEncoder.timestampLeaf(timestamps)
+        case .values:
+            return try TableEncoder.encodeColumn(values, column: column)
+        }
+    }
+}

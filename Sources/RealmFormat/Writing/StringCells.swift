@@ -1,0 +1,70 @@
+/// The strings of one leaf column under edit, in one byte buffer with end offsets: a
+/// leaf of 256 strings is three arrays, not 256 heap arrays (realm-format.md §9.4 leaves are
+/// encoded from it directly).
+struct StringCells: RandomAccessCollection {
+    private(set) var bytes: [UInt8] = []
+    /// End of value `i` in `bytes` (its start is the end of value `i − 1`).
+    private(set) var ends: [Int] = []
+    private(set) var nulls: [Bool] = []
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { ends.count }
+
+    /// Value `i`'s bytes, nil for null.
+    subscript(i: Int) -> ArraySlice<UInt8>? {
+        nulls[i] ? nil : bytes[start(i)..<ends[i]]
+    }
+
+    private func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] }
+
+    mutating func reserve(_ count: Int, bytes byteCount: Int) {
+        ends.reserveCapacity(count)
+        nulls.reserveCapacity(count)
+        bytes.reserveCapacity(byteCount)
+    }
+
+    mutating func append<C: Collection<UInt8>>(_ value: C?) {
+        if let value { bytes.append(contentsOf: value) }
+        ends.append(bytes.count)
+        nulls.append(value == nil)
+    }
+
+    mutating func insert(_ value: [UInt8]?, at i: Int) {
+        guard i < count else { return append(value) }
+        let length = value?.count ?? 0
+        bytes.insert(contentsOf: value ?? [], at: start(i))
+        for j in i..<ends.count { ends[j] += length }
+        ends.insert(start(i) + length, at: i)
+        nulls.insert(value == nil, at: i)
+    }
+
+    mutating func set(_ i: Int, _ value: [UInt8]?) {
+        let (s, e) = (start(i), ends[i])
+        let delta = (value?.count ?? 0) - (e - s)
+        bytes.replaceSubrange(s..<e, with: value ?? [])
+        if delta != 0 { for j in i..<ends.count { ends[j] += delta } }
+        nulls[i] = value == nil
+    }
+
+    /// Removes values `i...` and returns them.
+    mutating func removeSuffix(from i: Int) -> StringCells {
+        var tail = StringCells()
+        for j in i..<count { tail.append(self[j]) }
+        bytes.removeSubrange(start(i)...)
+        ends.removeSubrange(i...)
+        nulls.removeSubrange(i...)
+        return tail
+    }
+
+    mutating func append(contentsOf other: StringCells) {
+        for j in other.indices { append(other[j]) }
+    }
+
+    /// Keeps the values whose flag is set.
+    func filtered(_ keep: [Bool]) -> StringCells {
+        var out = StringCells()
+        out.reserve(keep.count, bytes: bytes.count)
+        for j in indices where keep[j] { out.append(self[j]) }
+        return out
+    }
+}
