@@ -48,6 +48,17 @@ final class ClusterLeafEdit {
         allDecoded = true
     }
 
+    /// Puts object `key` with one value per column at `row`; every column must be decoded.
+    func insert(key: Int64, values: [Value], at row: Int) {
+        if row == keys.count { keys.append(key) } else { keys.insert(key, at: row) }
+        // One access to `cells` for the whole row, not one per column (exclusivity checks).
+        cells.withUnsafeMutableBufferPointer { cells in
+            for c in cells.indices { cells[c]!.insert(values[c], at: row) }
+        }
+        if !allDirty { dirty = [Bool](repeating: true, count: dirty.count) }
+        keysChanged = true
+    }
+
     /// Row of `key`, nil when absent.
     func row(of key: Int64) -> Int? {
         let i = lowerBound(key)

@@ -95,19 +95,21 @@ struct ColumnCells {
     }
 
     mutating func insert(_ value: Value, at row: Int) {
+        // Appends (bulk loads) skip the general insert's range replacement.
+        func put<T>(_ a: inout [T], _ x: T) { if row == a.count { a.append(x) } else { a.insert(x, at: row) } }
         switch (form, kind, value) {
-        case let (.integers, .int, .int(v)): integers.insert(v, at: row)
-        case let (.integers, .bool, .bool(b)): integers.insert(b ? 1 : 0, at: row)
-        case (.integers, .bool(nullable: true), .null): integers.insert(3, at: row)
-        case let (.doubles, _, .double(d)) where d.bitPattern != Snapshot.doubleNull: doubles.insert(d.bitPattern, at: row)
-        case (.doubles, .double(nullable: true), .null): doubles.insert(Snapshot.doubleNull, at: row)
+        case let (.integers, .int, .int(v)): put(&integers, v)
+        case let (.integers, .bool, .bool(b)): put(&integers, b ? 1 : 0)
+        case (.integers, .bool(nullable: true), .null): put(&integers, 3)
+        case let (.doubles, _, .double(d)) where d.bitPattern != Snapshot.doubleNull: put(&doubles, d.bitPattern)
+        case (.doubles, .double(nullable: true), .null): put(&doubles, Snapshot.doubleNull)
         case let (.strings, _, .string(s)) where s.count <= LeafEncoder.maxStringSize: strings.insert(s, at: row)
         case (.strings, .string(nullable: true), .null): strings.insert(nil, at: row)
-        case let (.timestamps, _, .timestamp(t)): timestamps.insert(t, at: row)
-        case (.timestamps, .timestamp(nullable: true), .null): timestamps.insert(nil, at: row)
+        case let (.timestamps, _, .timestamp(t)): put(&timestamps, t)
+        case (.timestamps, .timestamp(nullable: true), .null): put(&timestamps, nil)
         default:
             becomeValues()
-            values.insert(value, at: row)
+            put(&values, value)
         }
     }
 

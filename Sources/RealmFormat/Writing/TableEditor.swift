@@ -221,17 +221,7 @@ public final class TableEditor {
                 leaves.insert(sibling, at: l + 1)
                 if leaf === sibling { l += 1 }
             }
-            if row == leaf.count {
-                leaf.keys.append(key)
-                for c in columns.indices { leaf.cells[c]!.append(values[c]) }
-            } else {
-                leaf.keys.insert(key, at: row)
-                for c in columns.indices { leaf.cells[c]!.insert(values[c], at: row) }
-            }
-            if !leaf.allDirty {
-                for c in columns.indices { leaf.dirty[c] = true }
-            }
-            leaf.keysChanged = true
+            leaf.insert(key: key, values: values, at: row)
             objectCount += 1
             isModified = true
         }

@@ -22,6 +22,7 @@ public final class RealmWriter {
     var editors: [Int: TableEditor] = [:]
     /// How `create` stores each property of a class, worked out once per class.
     var creationPlans: [ObjectIdentifier: CreationPlan] = [:]
+    var lastCreationPlan: CreationPlan?
     public internal(set) var summary = Summary()
 
     public init(path: String) throws(FormatError) {

@@ -16,20 +16,26 @@ extension RealmWriter {
         }
         if c.isEmbedded { throw InputError(className: c.name, "embedded objects are created inside their parent, not on their own") }
         let plan = try creationPlan(c)
-        var row = plan.editor.defaultRow
+        // The plan's row buffer, taken so that it is changed in place (every step's column is
+        // written below; link and backlink columns keep their defaults).
+        var row = plan.row
+        plan.row = []
+        defer { plan.row = row }
         var links: [(Property, Value)] = []
-        for (i, step) in plan.steps.enumerated() {
+        for i in plan.steps.indices {
             let value = values[i]
-            if step.isLink {
+            if plan.steps[i].isLink {
+                let step = plan.steps[i]
                 try check(value, for: step.property, of: c)
                 if value != row[step.column] { links.append((step.property, value)) }
                 continue
             }
             // Plain scalars are checked inline; collections and Mixed by the general check.
-            if step.scalarType == nil || !Self.isScalar(value, step.scalarType!, nullable: step.nullable) {
-                try check(value, for: step.property, of: c)
+            if let type = plan.steps[i].scalarType, Self.isScalar(value, type, nullable: plan.steps[i].nullable) {
+            } else {
+                try check(value, for: plan.steps[i].property, of: c)
             }
-            row[step.column] = value
+            row[plan.steps[i].column] = value
         }
         let key = plan.editor.nextObjectKey()
         do {
@@ -46,7 +52,11 @@ extension RealmWriter {
     }
 
     func creationPlan(_ c: ObjectClass) throws -> CreationPlan {
-        if let plan = creationPlans[ObjectIdentifier(c)] { return plan }
+        if let last = lastCreationPlan, last.objectClass === c { return last }
+        if let plan = creationPlans[ObjectIdentifier(c)] {
+            lastCreationPlan = plan
+            return plan
+        }
         let editor = try self.editor(c.table.position)
         var steps: [CreationPlan.Step] = []
         for p in c.properties {
@@ -57,8 +67,9 @@ extension RealmWriter {
             steps.append(.init(property: p, column: column, isLink: p.type == "object",
                                scalarType: plain ? p.column.type : nil, nullable: p.isOptional))
         }
-        let plan = CreationPlan(editor: editor, steps: steps)
+        let plan = CreationPlan(objectClass: c, editor: editor, steps: steps)
         creationPlans[ObjectIdentifier(c)] = plan
+        lastCreationPlan = plan
         return plan
     }
 
@@ -148,7 +159,7 @@ extension RealmWriter {
 }
 
 /// Where `create` puts each property of a class: its column, and what is checked.
-struct CreationPlan {
+final class CreationPlan {
     struct Step {
         let property: Property
         let column: Int
@@ -157,6 +168,16 @@ struct CreationPlan {
         let scalarType: ColumnType?
         let nullable: Bool
     }
+    let objectClass: ObjectClass
     let editor: TableEditor
     let steps: [Step]
+    /// The cells of the next object, reused from one `create` to the next.
+    var row: [Value]
+
+    init(objectClass: ObjectClass, editor: TableEditor, steps: [Step]) {
+        self.objectClass = objectClass
+        self.editor = editor
+        self.steps = steps
+        row = editor.defaultRow
+    }
 }
