@@ -142,7 +142,7 @@ final class LeafScanningTests: XCTestCase {
         }
         XCTAssertEqual(seen, ["short", "medium", "big"])
         // All null: a width-0 short leaf.
-        let t = try image(LeafEncoder.stringLeaf([nil, nil, nil] as [[UInt8]?]))
+        let t = try image(LeafEncoder.stringLeaf([nil, nil, nil]))
         let reader = try StringLeafReader(t.snapshot, ref: t.rootRef)
         XCTAssertEqual(try (0..<3).map { try reader.value($0) }, [nil, nil, nil])
     }

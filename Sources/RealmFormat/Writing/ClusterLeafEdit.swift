@@ -65,9 +65,9 @@ final class ClusterLeafEdit {
         return i < keys.count && keys[i] == key ? i : nil
     }
 
-    /// First row whose key is ≥ `key`.
-    func lowerBound(_ key: Int64) -> Int {
-        var lo = 0, hi = keys.count
+    /// First row from `start` on whose key is ≥ `key`.
+    func lowerBound(_ key: Int64, from start: Int = 0) -> Int {
+        var lo = start, hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if keys[mid] < key { lo = mid + 1 } else { hi = mid }

@@ -250,7 +250,7 @@ struct ColumnCells {
             return MutableNode(bytes: payload, width: doubles.isEmpty ? 0 : 8, count: doubles.count)
         case .strings:
             if case .string(nullable: false) = kind, strings.nulls.contains(true) { throw LeafEncoder.nullInRequired(.string) }
-            return LeafEncoder.stringLeaf(strings)
+            return LeafEncoder.stringLeaf(of: strings)
         case .timestamps:
             if case .timestamp(nullable: false) = kind, timestamps.contains(where: { $0 == nil }) {
                 throw LeafEncoder.nullInRequired(.timestamp)

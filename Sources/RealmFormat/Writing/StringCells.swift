@@ -1,7 +1,7 @@
 /// The strings of one leaf column under edit, in one byte buffer with end offsets: a
 /// leaf of 256 strings is three arrays, not 256 heap arrays (realm-format.md §9.4 leaves are
 /// encoded from it directly).
-struct StringCells: RandomAccessCollection {
+struct StringCells: RandomAccessCollection, ByteStrings {
     private(set) var bytes: [UInt8] = []
     /// End of value `i` in `bytes` (its start is the end of value `i − 1`).
     private(set) var ends: [Int] = []
@@ -16,6 +16,24 @@ struct StringCells: RandomAccessCollection {
     }
 
     private func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] }
+
+    var longest: Int {
+        var longest = -1
+        for i in indices where !nulls[i] { longest = Swift.max(longest, ends[i] - start(i)) }
+        return longest
+    }
+
+    var byteCount: Int { bytes.count }
+
+    func forEachValue(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for i in indices {
+                body(nulls[i] ? nil : UnsafeBufferPointer(rebasing: all[start..<ends[i]]))
+                start = ends[i]
+            }
+        }
+    }
 
     mutating func reserve(_ count: Int, bytes byteCount: Int) {
         ends.reserveCapacity(count)
@@ -64,7 +82,11 @@ struct StringCells: RandomAccessCollection {
     func filtered(_ keep: [Bool]) -> StringCells {
         var out = StringCells()
         out.reserve(keep.count, bytes: bytes.count)
-        for j in indices where keep[j] { out.append(self[j]) }
+        var i = 0
+        forEachValue { value in
+            if keep[i] { out.append(value) }
+            i += 1
+        }
         return out
     }
 }

@@ -117,6 +117,22 @@ public final class TableEditor {
 
     public func contains(_ key: Int64) -> Bool { !isPastLastKey(key) && locate(key) != nil }
 
+    /// The keys of `keys` that are in the table, each once, ascending. Sorted keys are looked
+    /// up leaf by leaf, each search starting where the previous one ended.
+    public func presentKeys(_ keys: [Int64]) -> [Int64] {
+        var out: [Int64] = []
+        var leaf = leaves[0], row = 0
+        for key in keys.sorted() where out.last != key {
+            if key > (leaf.keys.last ?? Int64.min) || key < leaf.base {
+                leaf = leaves[leafIndex(for: key)]
+                row = 0
+            }
+            row = leaf.lowerBound(key, from: row)
+            if row < leaf.count && leaf.keys[row] == key { out.append(key) }
+        }
+        return out
+    }
+
     /// Above every key in the table, and in the last leaf's range: where new objects of a
     /// bulk load go (ObjKeys come from a counter, §8.5), without a search.
     private func isPastLastKey(_ key: Int64) -> Bool {

@@ -9,9 +9,7 @@ extension RealmWriter {
     public func delete(className: String, keys: [Int64], countAsDeleted: Bool = true) throws {
         guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
         let editor = try self.editor(c.table.position)
-        // Each existing object once, in key order.
-        var doomed: [Int64] = []
-        for key in keys.sorted() where doomed.last != key && editor.contains(key) { doomed.append(key) }
+        let doomed = editor.presentKeys(keys)
         guard !doomed.isEmpty else { return }
 
         // Embedded objects owned through strong links go too, after their owner.
