@@ -12,30 +12,31 @@ extension SearchIndexWriter {
     /// `entries` sorted by level-0 key, level-1 key, then ObjKey (the order `TableEditor`
     /// flushes new entries in); `unique` as for `insert`.
     public func build(sorted entries: [(value: Value, key: Int64)], unique: Bool = false) throws(FormatError) -> MutableNode {
+        // Level-0 keys first (this also refuses a value the column cannot index).
+        var levelKeys = [Int64]()
+        levelKeys.reserveCapacity(entries.count)
+        for e in entries { levelKeys.append(Int64(try levelKey(e.value))) }
+        // A leaf's slots and keys are gathered in plain arrays and become nodes when full.
         var leaves: [MutableNode] = []
-        var leaf = Self.makeNode(inner: false)
-        var leafKeys: [Int64] = []
+        var keys: [Int64] = [], slots: [Int64] = [0], children: [(Int, MutableNode)] = []
         func closeLeaf() {
-            leaf.loadedChild(0)!.withIntegers { $0 = leafKeys }
-            leaves.append(leaf)
+            leaves.append(Self.node(keys: keys, slots: slots, children: children, inner: false))
+            keys = []
+            slots = [0]
+            children = []
         }
         var i = 0
         while i < entries.count {
-            let key = Int64(try levelKey(entries[i].value))
+            let key = levelKeys[i]
             var end = i + 1
-            while end < entries.count, Int64(try levelKey(entries[end].value)) == key { end += 1 }
-            if i > 0, let previous = leafKeys.last, key <= previous {
+            while end < entries.count, levelKeys[end] == key { end += 1 }
+            if let previous = keys.last ?? leaves.last.flatMap({ $0.loadedChild(0)?.integers.last }), key <= previous {
                 throw .cannotWrite(reason: "search index entries are not in index order")
             }
-            if leafKeys.count == maxNodeSize {
-                closeLeaf()
-                leaf = Self.makeNode(inner: false)
-                leafKeys = []
-            }
-            leafKeys.append(key)
+            if keys.count == maxNodeSize { closeLeaf() }
+            keys.append(key)
             if end == i + 1 {
-                _ = try indexBytes(entries[i].value)          // refuses a value the column cannot index
-                leaf.append(Self.tagged(entries[i].key))
+                slots.append(Self.tagged(entries[i].key))
             } else {
                 // A one-key leaf gathers the group; its single entry moves into the new leaf.
                 var group = Self.makeEmpty()
@@ -43,8 +44,8 @@ extension SearchIndexWriter {
                 guard !group.isInner, let entry = group.loadedChild(1) else {
                     throw .cannotWrite(reason: "search index entries sharing key \(key) did not make one entry")
                 }
-                leaf.append(0)
-                leaf.setChild(leaf.count - 1, entry)
+                slots.append(0)
+                children.append((slots.count - 1, entry))
             }
             i = end
         }
@@ -53,19 +54,24 @@ extension SearchIndexWriter {
         while level.count > 1 {
             var parents: [MutableNode] = []
             for start in stride(from: 0, to: level.count, by: maxNodeSize) {
-                let parent = Self.makeNode(inner: true)
-                var keys: [Int64] = []
-                for child in level[start..<min(start + maxNodeSize, level.count)] {
-                    keys.append(child.loadedChild(0)!.integers.last!)
-                    parent.append(0)
-                    parent.setChild(parent.count - 1, child)
-                }
-                parent.loadedChild(0)!.withIntegers { $0 = keys }
-                parents.append(parent)
+                let group = level[start..<min(start + maxNodeSize, level.count)]
+                parents.append(Self.node(keys: group.map { $0.loadedChild(0)!.integers.last! },
+                                         slots: [Int64](repeating: 0, count: group.count + 1),
+                                         children: group.enumerated().map { ($0.offset + 1, $0.element) }, inner: true))
             }
             level = parents
         }
         return level[0]
+    }
+
+    /// An index node as `makeNode` makes them (keys array 32 bits wide, §12.1) with its slots.
+    private static func node(keys: [Int64], slots: [Int64], children: [(Int, MutableNode)], inner: Bool) -> MutableNode {
+        let keysNode = MutableNode(integers: keys)
+        keysNode.minimumWidth = 32
+        let node = MutableNode(integers: slots, hasRefs: true, isInner: inner, context: true)
+        node.setChild(0, keysNode)
+        for (slot, child) in children { node.setChild(slot, child) }
+        return node
     }
 
     /// The level-0 key of `value` (§12.3), without building index bytes for an int.

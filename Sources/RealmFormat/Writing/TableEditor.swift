@@ -282,10 +282,16 @@ public final class TableEditor {
         let sorted = keys.sorted()
         var i = 0
         while i < sorted.count {
-            let leaf = leaves[leafIndex(for: sorted[i])]
+            let l = leafIndex(for: sorted[i])
+            let leaf = leaves[l]
+            // The keys up to the next leaf's base are this leaf's (§8.4), found by searches
+            // that each start at the previous row.
+            let nextBase = l + 1 < leaves.count ? leaves[l + 1].base : Int64.max
             var rows: [Int] = []
-            while i < sorted.count, leaves[leafIndex(for: sorted[i])] === leaf {
-                if let row = leaf.row(of: sorted[i]), rows.last != row { rows.append(row) }
+            var row = 0
+            while i < sorted.count, sorted[i] < nextBase {
+                row = leaf.lowerBound(sorted[i], from: row)
+                if row < leaf.count, leaf.keys[row] == sorted[i], rows.last != row { rows.append(row) }
                 i += 1
             }
             guard !rows.isEmpty else { continue }
@@ -297,7 +303,10 @@ public final class TableEditor {
             }
             var keep = [Bool](repeating: true, count: leaf.count)
             for row in rows { keep[row] = false }
-            leaf.keys = leaf.keys.indices.filter { keep[$0] }.map { leaf.keys[$0] }
+            var keys = [Int64]()
+            keys.reserveCapacity(leaf.count - rows.count)
+            for (j, key) in leaf.keys.enumerated() where keep[j] { keys.append(key) }
+            leaf.keys = keys
             for c in columns.indices {
                 leaf.cells[c]!.filter(keep)
                 leaf.dirty[c] = true
