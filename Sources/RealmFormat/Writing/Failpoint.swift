@@ -4,7 +4,7 @@
 enum Failpoint: String, CaseIterable {
     /// Space allocated, nothing written yet.
     case beforeWrite = "before-write"
-    /// About half of the new nodes written, not synced.
+    /// About half of the new nodes written (in runs of up to 1 MB), not synced.
     case midWrite = "mid-write"
     /// All nodes, free lists and the top array written and synced; header untouched.
     case afterNodes = "after-nodes"

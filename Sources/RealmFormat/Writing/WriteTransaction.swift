@@ -194,10 +194,22 @@ public final class WriteTransaction {
         if (Platform.fileSize(path) ?? 0) < physical {
             guard Platform.resize(fd, to: physical) else { throw .io(path: path, errno: Platform.lastErrno(), action: "grow") }
         }
+        // Nodes placed side by side (space past the end, large free blocks) go out in one
+        // write each run: a million-object commit is tens of thousands of small nodes.
+        writes.sort { $0.0 < $1.0 }
+        var runs: [(Int, [UInt8])] = []
+        for (offset, bytes) in writes {
+            if let last = runs.last, last.0 + last.1.count == offset, last.1.count < 1 << 20 {
+                runs[runs.count - 1].1 += bytes
+            } else {
+                runs.append((offset, bytes))
+            }
+        }
+        writes = []
         Failpoint.beforeWrite.hit()
-        for (i, (offset, bytes)) in writes.enumerated() {
+        for (i, (offset, bytes)) in runs.enumerated() {
             guard Platform.writeAll(fd, bytes, at: offset) else { throw .io(path: path, errno: Platform.lastErrno(), action: "write") }
-            if i == writes.count / 2 { Failpoint.midWrite.hit() }
+            if i == runs.count / 2 { Failpoint.midWrite.hit() }
         }
         try sync()
         Failpoint.afterNodes.hit()
