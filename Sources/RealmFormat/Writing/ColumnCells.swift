@@ -246,7 +246,7 @@ struct ColumnCells {
             if case .double(nullable: false) = kind, doubles.contains(Snapshot.doubleNull) { throw LeafEncoder.nullInRequired(.double) }
             var payload = [UInt8]()
             payload.reserveCapacity(8 * doubles.count)
-            for bits in doubles { payload.appendLittleEndian(bits, bytes: 8) }
+            for bits in doubles { withUnsafeBytes(of: bits.littleEndian) { payload.append(contentsOf: $0) } }
             return MutableNode(bytes: payload, width: doubles.isEmpty ? 0 : 8, count: doubles.count)
         case .strings:
             if case .string(nullable: false) = kind, strings.nulls.contains(true) { throw LeafEncoder.nullInRequired(.string) }

@@ -50,9 +50,13 @@ public enum NodeWriting {
     public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, unsigned: Bool = false, to out: inout [UInt8]) {
         let width = max(unsigned ? minimalUnsignedWidth(values) : minimalWidth(values), minimum)
         let n = values.count
-        out += [0x41, 0x41, 0x41, 0x41, flags | widthCode(width), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+        let size = byteSize(count: n, width: width)
+        out.reserveCapacity(out.count + size)
+        for byte in [0x41, 0x41, 0x41, 0x41, flags | widthCode(width), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] as [UInt8] {
+            out.append(byte)
+        }
         let start = out.count
-        out += [UInt8](repeating: 0, count: byteSize(count: n, width: width) - 8)
+        out.append(contentsOf: repeatElement(0, count: size - 8))
         switch width {
         case 0: break
         case 1, 2, 4:
@@ -61,12 +65,16 @@ public enum NodeWriting {
                 out[start + i / perByte] |= UInt8(truncatingIfNeeded: v) << UInt8((i % perByte) * width)
             }
         default:
-            let bytes = width / 8
-            for (i, v) in values.enumerated() {
-                var x = UInt64(bitPattern: v)
-                for b in 0..<bytes {
-                    out[start + i * bytes + b] = UInt8(x & 0xFF)
-                    x >>= 8
+            // Little-endian elements of 1–8 bytes; `size` covers n × width bits, so every store
+            // below is inside the bytes just appended.
+            out.withUnsafeMutableBytes { raw in
+                values.withUnsafeBufferPointer { values in
+                    switch width {
+                    case 8: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: start + i, as: UInt8.self) }
+                    case 16: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: start + 2 * i, as: UInt16.self) }
+                    case 32: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: start + 4 * i, as: UInt32.self) }
+                    default: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt64(bitPattern: v).littleEndian, toByteOffset: start + 8 * i, as: UInt64.self) }
+                    }
                 }
             }
         }
