@@ -315,6 +315,24 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertThrowsError(try unique.build(sorted: [(.int(1), 1), (.int(1 << 8), 2)]), "entries out of index order (level-0 keys: 0x01000000 before 0x00010000)")
     }
 
+    /// The radix order of index entries is the comparison order (level-0 key, level-1 key,
+    /// ObjKey), for batches in ObjKey order and not, below and above the radix threshold.
+    func testIndexEntryOrderIsTheComparisonOrder() {
+        var rng = SplitMix64(seed: 99)
+        for (n, ascending) in [(10, true), (5000, true), (5000, false), (20000, true)] {
+            var keys: [Int64] = (0..<Int64(n)).map { $0 * 3 }
+            if !ascending { keys.reverse() }
+            let levels: [(Int32, Int32)] = (0..<n).map { _ in
+                (Int32(truncatingIfNeeded: Int64(rng.below(64)) - 32) &* 0x0101_0101,
+                 rng.below(3) == 0 ? Int32(bitPattern: UInt32(truncatingIfNeeded: rng.next())) : 0)
+            }
+            let expected = (0..<n).sorted { a, b in
+                levels[a].0 != levels[b].0 ? levels[a].0 < levels[b].0 : levels[a].1 != levels[b].1 ? levels[a].1 < levels[b].1 : keys[a] < keys[b]
+            }
+            XCTAssertEqual(IndexEntryOrder.permutation(levelKeys: levels, objKeys: keys), expected, "\(n) entries, ascending keys: \(ascending)")
+        }
+    }
+
     static func randomString(_ rng: inout SplitMix64, longPrefix: [UInt8]) -> Value {
         let prefixes: [[UInt8]] = ["", "a", "ab", "abc", "abcd", "abcde", "shared-prefix-", "shared-prefix-x", "\u{e9}t\u{e9}"]
             .map { Array($0.utf8) }

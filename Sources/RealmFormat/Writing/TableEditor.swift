@@ -502,29 +502,29 @@ public final class TableEditor {
         if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
         let type = columns[c].type
         // Ordered by the keys of the first two levels (§12.3), then ObjKey.
-        var order: [(Int32, Int32, Int64, Int)] = []
-        order.reserveCapacity(pending.count)
-        for (i, entry) in pending.enumerated() {
+        var levelKeys: [(Int32, Int32)] = []
+        levelKeys.reserveCapacity(pending.count)
+        for entry in pending {
             if case let .int(v) = entry.value, type == .int {
-                order.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4), entry.key, i))
+                levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4)))
                 continue
             }
             let data = IndexKey.bytes(of: entry.value, columnType: type) ?? .null
-            order.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4), entry.key, i))
+            levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
         }
-        order.sort { a, b in a.0 != b.0 ? a.0 < b.0 : a.1 != b.1 ? a.1 < b.1 : a.2 < b.2 }
+        let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: pending.map(\.key))
         let writer = indexWriter(c)
         var root = try indexRoot(c)
         let unique = c == primaryKeyColumn
         if !root.isInner && root.count == 1 {
             // An empty index (a new table, a rebuild): built level by level, the same tree.
             snapshot.resetWorkBudget()
-            let built = try writer.build(sorted: order.map { pending[$0.3] }, unique: unique)
+            let built = try writer.build(sorted: order.map { pending[$0] }, unique: unique)
             try transaction.releaseSubtree(root)
             indexRoots[c] = built
             return
         }
-        for (_, _, _, i) in order {
+        for i in order {
             snapshot.resetWorkBudget()
             root = try writer.insert(pending[i].value, objKey: pending[i].key, into: root, unique: unique)
         }
