@@ -146,12 +146,13 @@ public enum JSONParser {
             }
         }
 
-        mutating func word(_ w: String, _ v: JSONValue) throws(JSONError) -> JSONValue {
-            let w = Array(w.utf8)
-            guard position + w.count <= bytes.count, Array(bytes[position..<(position + w.count)]) == w else {
+        mutating func word(_ w: StaticString, _ v: JSONValue) throws(JSONError) -> JSONValue {
+            let count = w.utf8CodeUnitCount
+            guard position + count <= bytes.count,
+                  w.withUTF8Buffer({ bytes[position..<(position + count)].elementsEqual($0) }) else {
                 throw error("invalid literal")
             }
-            position += w.count
+            position += count
             return v
         }
 
@@ -166,7 +167,7 @@ public enum JSONParser {
             while true {
                 skipSpace()
                 guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
-                let key = String(decoding: try string(), as: UTF8.self)
+                let key = try memberName()
                 skipSpace()
                 guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
                 position += 1
@@ -228,6 +229,22 @@ public enum JSONParser {
                 guard digits() > 0 else { throw error("invalid number") }
             }
             return .number(String(decoding: bytes[start..<position], as: UTF8.self))
+        }
+
+        /// A member name: straight from the text when it has no escapes (the usual case).
+        mutating func memberName() throws(JSONError) -> String {
+            var end = position + 1
+            while end < bytes.count {
+                let c = bytes[end]
+                if c == UInt8(ascii: "\"") {
+                    let name = String(decoding: bytes[(position + 1)..<end], as: UTF8.self)
+                    position = end + 1
+                    return name
+                }
+                if c == UInt8(ascii: "\\") || c < 0x20 { break }
+                end += 1
+            }
+            return String(decoding: try string(), as: UTF8.self)
         }
 
         mutating func string() throws(JSONError) -> [UInt8] {

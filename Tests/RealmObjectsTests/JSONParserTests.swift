@@ -15,6 +15,13 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(items[6].compactText, #"{"b":1,"a":[2]}"#)
         XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00""#), .string(Array("😀".utf8)), "surrogate pairs")
         XCTAssertEqual(try JSONParser.parse("  {}  "), .object([]))
+        // Member names with and without escapes, and unescaped UTF-8.
+        XCTAssertEqual(try JSONParser.parse(#"{"plain": 1, "q\"uote": 2, "\u00e9t\u00e9": 3, "été": 4, "": 5}"#),
+                       .object([("plain", .number("1")), ("q\"uote", .number("2")), ("été", .number("3")), ("été", .number("4")), ("", .number("5"))]))
+        XCTAssertThrowsError(try JSONParser.parse("{\"a\u{1}\": 1}"), "a control character in a member name")
+        XCTAssertThrowsError(try JSONParser.parse(#"{"open: 1}"#), "an unterminated member name")
+        XCTAssertEqual(try JSONParser.parse("[true,false,null]"), .array([.bool(true), .bool(false), .null]))
+        XCTAssertThrowsError(try JSONParser.parse("[nul]"), "a cut literal")
     }
 
     func testInvalidJSONIsAnErrorWithItsOffset() {
