@@ -120,10 +120,17 @@ final class ColumnCellsTests: XCTestCase {
                         let ref = Int(slots[1 + column.leafIndex])
                         guard ref != 0, ref & 1 == 0 else { continue }
                         let kind = ColumnCells.Kind(models[c], enumerated: table.enumValuesRef(for: column) != nil)
-                        let cells = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table)
+                        let cells = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count)
                         let values = try snapshot.decodeColumn(ref, column: column, of: table)
-                        XCTAssertNil(Self.difference((0..<cells.count).map { cells[$0] }, values),
-                                     "\(fixture) \(table.name).\(column.name) leaf \(leaf.node.ref)")
+                        let what = "\(fixture) \(table.name).\(column.name) leaf \(leaf.node.ref)"
+                        XCTAssertNil(Self.difference((0..<cells.count).map { cells[$0] }, values), what)
+                        // Reading only some rows (a removal) gives those rows.
+                        let keep = values.indices.map { $0 % 3 != 1 }
+                        let some = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count, keeping: keep)
+                        XCTAssertNil(Self.difference((0..<some.count).map { some[$0] }, values.indices.filter { keep[$0] }.map { values[$0] }),
+                                     "\(what), every third row left out")
+                        XCTAssertThrowsError(try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count + 1),
+                                             "\(what): a leaf with fewer values than objects is corrupt")
                         if kind != .values { typedColumns += 1 }
                     }
                 }

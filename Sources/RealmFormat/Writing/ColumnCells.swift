@@ -198,27 +198,48 @@ struct ColumnCells {
 
     // MARK: disk
 
-    /// The cells of the column leaf at `ref`, read as `Snapshot.decodeColumn` reads them.
-    static func decode(_ snapshot: Snapshot, ref: Int, kind: Kind, column: Column, of table: Table) throws(FormatError) -> ColumnCells {
+    /// The cells of the column leaf at `ref`, read as `Snapshot.decodeColumn` reads them; the
+    /// leaf must hold `expected` values (its objects). With `keep`, only the rows whose flag is
+    /// set are read (a removal decodes just the objects that stay).
+    static func decode(_ snapshot: Snapshot, ref: Int, kind: Kind, column: Column, of table: Table,
+                       expected: Int, keeping keep: [Bool]? = nil) throws(FormatError) -> ColumnCells {
+        func check(_ stored: Int) throws(FormatError) {
+            guard stored == expected else {
+                throw .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' holds \(stored) values for \(expected) objects")
+            }
+        }
+        func kept<T>(_ all: [T]) -> [T] {
+            guard let keep else { return all }
+            var out = [T]()
+            for i in all.indices where keep[i] { out.append(all[i]) }
+            return out
+        }
         var cells = ColumnCells(kind: kind)
         switch cells.form {
         case .integers:
             let node = try snapshot.plainInts(ref)
+            try check(node.count)
             if case .bool = kind {
-                cells.integers = (0..<node.count).map { i in
+                for i in 0..<node.count where keep?[i] ?? true {
                     let v = node.int(i)
-                    return v == 0 || v == 1 ? v : 3
+                    cells.integers.append(v == 0 || v == 1 ? v : 3)
                 }
+            } else if let keep {
+                cells.integers.reserveCapacity(node.count)
+                for i in 0..<node.count where keep[i] { cells.integers.append(node.int(i)) }
             } else {
                 cells.integers = node.ints()
             }
         case .doubles:
             let node = try snapshot.fixedWidth(ref, width: 8, what: "double")
-            cells.doubles = (0..<node.count).map { node.u64(at: 8 * $0) }
+            try check(node.count)
+            cells.doubles.reserveCapacity(node.count)
+            for i in 0..<node.count where keep?[i] ?? true { cells.doubles.append(node.u64(at: 8 * i)) }
         case .strings:
             let reader = try StringLeafReader(snapshot, ref: ref)
+            try check(reader.count)
             cells.strings.reserve(reader.count, bytes: 16 * reader.count)
-            for i in 0..<reader.count {
+            for i in 0..<reader.count where keep?[i] ?? true {
                 _ = try reader.matches(i) { span in
                     if let span {
                         span.withUnsafeBufferPointer { cells.strings.append($0) }
@@ -229,9 +250,13 @@ struct ColumnCells {
                 }
             }
         case .timestamps:
-            cells.timestamps = try snapshot.decodeTimestamps(ref)
+            let all = try snapshot.decodeTimestamps(ref)
+            try check(all.count)
+            cells.timestamps = kept(all)
         case .values:
-            cells.values = try snapshot.decodeColumn(ref, column: column, of: table)
+            let all = try snapshot.decodeColumn(ref, column: column, of: table)
+            try check(all.count)
+            cells.values = kept(all)
         }
         return cells
     }

@@ -295,22 +295,29 @@ public final class TableEditor {
                 i += 1
             }
             guard !rows.isEmpty else { continue }
-            try decodeAll(leaf)
             if eraseFromIndexes {
                 for row in rows {
-                    for c in indexedColumns { try indexErase(leaf.cells[c]![row], key: leaf.keys[row], column: c) }
+                    for c in indexedColumns { try indexErase(try cells(leaf, c)[row], key: leaf.keys[row], column: c) }
                 }
             }
             var keep = [Bool](repeating: true, count: leaf.count)
             for row in rows { keep[row] = false }
+            // Columns still on disk are read for the objects that stay only.
+            for c in columns.indices {
+                try checkWritable(leaf, c)
+                if leaf.cells[c] != nil {
+                    leaf.cells[c]!.filter(keep)
+                } else {
+                    leaf.cells[c] = try ColumnCells.decode(snapshot, ref: try columnRef(leaf, c), kind: cellKinds[c], column: table.columns[c],
+                                                           of: table, expected: leaf.count, keeping: keep)
+                }
+                leaf.dirty[c] = true
+            }
+            leaf.allDecoded = true
             var keys = [Int64]()
             keys.reserveCapacity(leaf.count - rows.count)
             for (j, key) in leaf.keys.enumerated() where keep[j] { keys.append(key) }
             leaf.keys = keys
-            for c in columns.indices {
-                leaf.cells[c]!.filter(keep)
-                leaf.dirty[c] = true
-            }
             leaf.keysChanged = true
             objectCount -= rows.count
             isModified = true
@@ -438,16 +445,18 @@ public final class TableEditor {
 
     private func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> ColumnCells {
         if let values = leaf.cells[c] { return values }
-        let column = table.columns[c]
-        guard let ref = leaf.originalColumnRef(column.leafIndex) else {
-            throw .corrupt(offset: leaf.originalRef ?? 0, reason: "table '\(table.name)': no data for column \(c)")
-        }
-        let values = try ColumnCells.decode(snapshot, ref: ref, kind: cellKinds[c], column: column, of: table)
-        guard values.count == leaf.count else {
-            throw .corrupt(offset: ref, reason: "table '\(table.name)': column \(c) holds \(values.count) values for \(leaf.count) objects")
-        }
+        let values = try ColumnCells.decode(snapshot, ref: try columnRef(leaf, c), kind: cellKinds[c], column: table.columns[c],
+                                            of: table, expected: leaf.count)
         leaf.cells[c] = values
         return values
+    }
+
+    /// The committed array of column `c` in `leaf`.
+    private func columnRef(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> Int {
+        guard let ref = leaf.originalColumnRef(table.columns[c].leafIndex) else {
+            throw .corrupt(offset: leaf.originalRef ?? 0, reason: "table '\(table.name)': no data for column '\(table.columns[c].name)'")
+        }
+        return ref
     }
 
     private func decodeAll(_ leaf: ClusterLeafEdit) throws(FormatError) {
