@@ -12,7 +12,7 @@
 public final class TableEditor {
     public let table: Table
     /// Spec order: public columns, then backlink columns.
-    public let columns: [TableModel.ColumnModel]
+    public private(set) var columns: [TableModel.ColumnModel]
     public private(set) var objectCount: Int
     /// Whether anything was changed (the table is then written by `finish()`).
     public private(set) var isModified = false
@@ -39,13 +39,13 @@ public final class TableEditor {
     /// Objects in the committed table: none means its indexes hold no entries either.
     private var committedObjectCount = 0
     /// Spec index by column leaf index (§7.4: leaf indexes are unique within a table).
-    private let columnOfLeaf: [Int?]
+    private var columnOfLeaf: [Int?]
     /// Spec indexes of columns with a general search index (the primary key's included), ascending.
     private let indexedColumns: [Int]
     /// Why a column's arrays cannot be written again, if they cannot (§9.4.4, §12.5).
-    private let unwritable: [FormatError?]
+    private var unwritable: [FormatError?]
     /// How each column's cells are kept while edited.
-    private let cellKinds: [ColumnCells.Kind]
+    private var cellKinds: [ColumnCells.Kind]
     /// Index roots being edited, by spec index.
     private var indexRoots: [Int: MutableNode] = [:]
     /// Index entries of objects made in this transaction, not yet in the trees, by column.
@@ -339,6 +339,34 @@ public final class TableEditor {
 
     private func usable() throws(FormatError) {
         if let broken { throw .cannotWrite(reason: "table '\(table.name)': an earlier change failed halfway (\(broken.message)); roll back") }
+    }
+
+    /// Adds a backlink column, as realm-core's `find_or_add_backlink_column` does when the
+    /// first link stored in a Mixed value of an origin column reaches this table (§10.6): a
+    /// Spec entry after the other columns, and in every cluster leaf an empty backlink array.
+    /// Returns its spec index.
+    public func appendBacklinkColumn(_ column: TableModel.ColumnModel) throws(FormatError) -> Int {
+        try usable()
+        let leaf = column.key.leafIndex
+        guard leaf >= columnOfLeaf.count || columnOfLeaf[leaf] == nil else {
+            throw .cannotWrite(reason: "table '\(table.name)': leaf index \(leaf) is in use")
+        }
+        let kind = ColumnCells.Kind(column, enumerated: false)
+        try guarded { () throws(FormatError) in
+            try TableTopColumns.appendBacklinkColumn(column, top: top, table: table.name, transaction: transaction)
+            for leaf in leaves {
+                leaf.cells.append(ColumnCells(kind: kind, values: [Value](repeating: .list([]), count: leaf.count)))
+                leaf.dirty.append(true)
+            }
+        }
+        columns.append(column)
+        cellKinds.append(kind)
+        unwritable.append(nil)
+        while columnOfLeaf.count <= leaf { columnOfLeaf.append(nil) }
+        columnOfLeaf[leaf] = columns.count - 1
+        defaultRow = columns.map(TableModel.defaultValue(for:))
+        isModified = true
+        return columns.count - 1
     }
 
     // MARK: finishing

@@ -40,8 +40,9 @@ extension RealmWriter {
     private func changeBacklink(of target: Int64, in tableKey: TableKey, origin: TableEditor, column: TableModel.ColumnModel,
                                 originKey: Int64, add: Bool) throws(FormatError) {
         let editor = try editor(for: tableKey)
-        guard let b = editor.columns.firstIndex(where: { $0.isBacklink && $0.targetTable == origin.key && $0.oppositeColumn == column.key }) else {
-            throw .cannotWrite(reason: "table '\(editor.name)' has no backlink column for \(origin.name).\(column.name) (links stored in a Mixed value need one)")
+        // The first link from a Mixed column into a table makes its backlink column (§10.6).
+        guard let b = try backlinkColumn(in: editor, origin: origin, column: column, create: add) else {
+            throw .cannotWrite(reason: "table '\(editor.name)' has no backlink column for \(origin.name).\(column.name)")
         }
         guard editor.contains(target) else {
             if add { throw .cannotWrite(reason: "\(origin.name).\(column.name) links to a missing \(editor.name) object \(target)") }

@@ -89,14 +89,15 @@ extension RealmWriter {
             throw InputError(objectIndex: index, className: c.name, property: p.name, "is required but missing")
         }
         // Values without side effects go into the new row at once (one insert, each index
-        // entry made once); links may create other objects, so they are set afterwards.
+        // entry made once); links may create other objects, and links in Mixed values need
+        // backlinks (§10.6), so they are set afterwards.
         var row = editor.defaultRow
         var links: [(Property, JSONValue)] = []
         for member in given {
             let p = member.property
             if p.isPrimaryKey, let pkValue, let pk = editor.primaryKeyColumn {
                 row[pk] = pkValue
-            } else if p.type == "object" {
+            } else if p.type == "object" || (p.column.type == .mixed && ValueCoercion.mentionsLink(member.value)) {
                 links.append((p, member.value))
             } else if let column = editor.columnIndex(key: p.column.key) {
                 row[column] = try coerce(p, of: c, member.value, index: index)
@@ -125,6 +126,14 @@ extension RealmWriter {
     func store(_ value: Value, _ p: Property, of c: ObjectClass, key: Int64) throws {
         let editor = try self.editor(c.table.position)
         guard let column = editor.columnIndex(key: p.column.key), editor.contains(key) else { return }
+        // A set or dictionary is kept as it will be written (§10.2, §10.3: sorted, one element
+        // per value, one entry per key), so its backlinks count the links that stay.
+        var value = value
+        switch (p.collection, value) {
+        case let (.set?, .list(elements)): value = .list(LeafEncoder.setOrder(elements, type: p.column.type))
+        case let (.dictionary?, .dictionary(entries)): value = .dictionary(LeafEncoder.dictionaryOrder(entries))
+        default: break
+        }
         let old = try editor.value(key, column: column)
         guard old != value else { return }
         try editor.set(key, column: column, value)
@@ -173,18 +182,22 @@ extension RealmWriter {
         return try coerce(p, of: c, json, index: index)
     }
 
-    /// A property value that is not a link.
+    /// A property value that is not a link (Mixed values may hold links, `$link`).
     func coerce(_ p: Property, of c: ObjectClass, _ json: JSONValue, index: Int) throws -> Value {
         let type = p.column.type
+        func element(_ json: JSONValue, nullable: Bool) throws -> Value {
+            guard type == .mixed else { return try ValueCoercion.scalar(json, type: type, nullable: nullable) }
+            return try ValueCoercion.mixed(json, depth: 0) { name, identity in try mixedLink(name, identity, from: c) }
+        }
         do {
             switch p.collection {
             case nil:
-                return try ValueCoercion.scalar(json, type: type, nullable: p.isOptional)
+                return try element(json, nullable: p.isOptional)
             case .list?, .set?:
                 if case .null = json { return .list([]) }
                 guard case let .array(elements) = json else { throw ValueCoercion.Failure.mismatch("expects an array, got \(json.kind)") }
                 var out = [Value]()
-                for e in elements { out.append(try ValueCoercion.scalar(e, type: type, nullable: p.isOptional)) }
+                for e in elements { out.append(try element(e, nullable: p.isOptional)) }
                 return .list(out)
             case .dictionary?:
                 if case .null = json { return .dictionary([]) }
@@ -192,7 +205,7 @@ extension RealmWriter {
                 var out = [DictionaryEntry]()
                 for (k, v) in members {
                     try ValueCoercion.checkDictionaryKey(k)
-                    out.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try ValueCoercion.scalar(v, type: type, nullable: p.isOptional || type == .mixed)))
+                    out.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try element(v, nullable: p.isOptional)))
                 }
                 return .dictionary(out)
             }

@@ -127,10 +127,16 @@ public enum SchemaBuilder {
 
     /// §7.6: the lowest free leaf index; tag = column-key sequence XOR table key.
     public static func newColumnKey(in model: TableModel, type: ColumnType, attributes: ColumnAttributes) -> ColumnKey {
-        let used = Set(model.columns.map { $0.key.leafIndex })
+        newColumnKey(columns: model.columns, sequence: model.columnKeySequence, table: model.key, type: type, attributes: attributes)
+    }
+
+    /// The same for a table's `columns`, column-key sequence (table slot 5) and key.
+    public static func newColumnKey(columns: [TableModel.ColumnModel], sequence: UInt64, table: TableKey,
+                                    type: ColumnType, attributes: ColumnAttributes) -> ColumnKey {
+        let used = Set(columns.map { $0.key.leafIndex })
         var leaf = 0
         while used.contains(leaf) { leaf += 1 }
-        let tag = (model.columnKeySequence ^ UInt64(model.key.value)) & 0xFFFF_FFFF
+        let tag = (sequence ^ UInt64(table.value)) & 0xFFFF_FFFF
         let value = Int64(leaf) | Int64(type.rawValue) << 16 | Int64(attributes.rawValue & 0xFF) << 22 | Int64(tag) << 30
         return ColumnKey(value: value)
     }

@@ -4,7 +4,8 @@ import RealmFormat
 /// (object-store.md §4: create an object with its primary key, then set each property), for
 /// library users and benchmarks that have values rather than JSON. The rules are the JSON
 /// path's: strict types, unique and immutable primary keys, links to existing objects with
-/// their backlinks, embedded objects deleted when their link is replaced.
+/// their backlinks (also for `.typedLink`s in Mixed values), embedded objects deleted when
+/// their link is replaced.
 extension RealmWriter {
     /// Creates an object from one value per property of `c`, in `c.properties` order (links
     /// as `.link(ObjKey)`, lists and sets as `.list`, dictionaries as `.dictionary`); returns
@@ -24,7 +25,8 @@ extension RealmWriter {
         var links: [(Property, Value)] = []
         for i in plan.steps.indices {
             let value = values[i]
-            if plan.steps[i].isLink {
+            // Links, and Mixed values holding links, are set once the object exists (backlinks).
+            if plan.steps[i].isLink || plan.steps[i].isMixed && Self.holdsTypedLink(value) {
                 let step = plan.steps[i]
                 try check(value, for: step.property, of: c)
                 if value != row[step.column] { links.append((step.property, value)) }
@@ -64,7 +66,7 @@ extension RealmWriter {
                 throw InputError(className: c.name, property: p.name, "has no column in the table")
             }
             let plain = p.collection == nil && p.type != "object" && p.type != "mixed"
-            steps.append(.init(property: p, column: column, isLink: p.type == "object",
+            steps.append(.init(property: p, column: column, isLink: p.type == "object", isMixed: p.column.type == .mixed,
                                scalarType: plain ? p.column.type : nil, nullable: p.isOptional))
         }
         let plan = CreationPlan(objectClass: c, editor: editor, steps: steps)
@@ -79,6 +81,15 @@ extension RealmWriter {
         case (.null, _): return nullable
         case (.int, .int), (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.binary, .binary),
              (.timestamp, .timestamp), (.decimal, .decimal), (.objectId, .objectId), (.uuid, .uuid): return true
+        default: return false
+        }
+    }
+
+    static func holdsTypedLink(_ value: Value) -> Bool {
+        switch value {
+        case .typedLink: return true
+        case let .list(elements): return elements.contains(where: holdsTypedLink)
+        case let .dictionary(entries): return entries.contains { holdsTypedLink($0.value) }
         default: return false
         }
     }
@@ -140,6 +151,17 @@ extension RealmWriter {
         case .decimal: ok = type == .decimal || type == .mixed
         case .objectId: ok = type == .objectId || type == .mixed
         case .uuid: ok = type == .uuid || type == .mixed
+        case let .typedLink(t, k) where type == .mixed:
+            // Realm's rules for a link in a Mixed value (`Group::validate(ObjLink)`).
+            guard let targetClass = file.objectClass(for: t) else {
+                throw InputError(className: c.name, property: p.name, "links to table \(t.value), which is not a class")
+            }
+            if targetClass.isEmbedded { throw InputError(className: c.name, property: p.name, "cannot link to embedded object (\(targetClass.name))") }
+            if targetClass.isAsymmetric { throw InputError(className: c.name, property: p.name, "cannot link to ephemeral object (\(targetClass.name))") }
+            guard try editor(targetClass.table.position).contains(k) else {
+                throw InputError(className: c.name, property: p.name, "no \(targetClass.name) object has key \(k)")
+            }
+            ok = true
         case let .link(k), let .typedLink(_, k):
             guard type == .link, let target = p.column.targetTable, let targetClass = file.objectClass(for: target) else {
                 ok = false
@@ -164,6 +186,7 @@ final class CreationPlan {
         let property: Property
         let column: Int
         let isLink: Bool
+        let isMixed: Bool
         /// The column type of a plain scalar property (checked inline); nil otherwise.
         let scalarType: ColumnType?
         let nullable: Bool

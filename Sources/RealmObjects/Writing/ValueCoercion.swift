@@ -3,9 +3,16 @@ import RealmFormat
 /// Strict conversion of input JSON to a property's value (issue #4): Extended JSON as the
 /// canonical dump writes it, plus plain JSON where the type makes the meaning clear (an ISO 8601
 /// string for a date, hex for an ObjectId, base64 for data). A value of the wrong type is an
-/// error, never a silent conversion. Links are resolved by `RealmWriter`, not here.
+/// error, never a silent conversion. Links are resolved by `RealmWriter`, not here: a link
+/// inside a Mixed value (`{"$link": {"class": C, "id": identity}}`, fixtures/README.md) is
+/// handed to the `LinkResolver` the writer passes in.
 enum ValueCoercion {
     enum Failure: Error { case mismatch(String) }
+
+    /// Turns a `$link`'s class name and identity (the target's primary key as the dump writes
+    /// it, or `{"$key": N}`) into the `.typedLink` a Mixed value stores (§9.12); throws
+    /// `Failure.mismatch` for a class or object that is not there.
+    typealias LinkResolver = (_ className: String, _ identity: JSONValue) throws -> Value
 
     /// A scalar of `type` (not a link, not a collection).
     static func scalar(_ json: JSONValue, type: ColumnType, nullable: Bool) throws(Failure) -> Value {
@@ -66,16 +73,26 @@ enum ValueCoercion {
             if let text = wrapped(json, "$uuid") ?? string(json), let u = ValueParsing.uuid(text) { return .uuid(u) }
             throw .mismatch("expects a uuid, got \(describe(json))")
         case .mixed:
-            return try mixed(json, depth: 0)
+            // Without a writer to resolve them, links are refused (the only errors are Failures).
+            do {
+                return try mixed(json, depth: 0) { _, _ in throw Failure.mismatch("$link values cannot be stored here") }
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw .mismatch("\(error)")
+            }
         default:
             throw .mismatch("columns of type \(type.propertyTypeName) cannot be written")
         }
     }
 
     /// Any JSON as a Mixed value: numbers by their text (integer → int, else double), Extended
-    /// JSON wrappers by their type, arrays and plain objects as nested collections (§10.5).
-    static func mixed(_ json: JSONValue, depth: Int) throws(Failure) -> Value {
-        guard depth < 100 else { throw .mismatch("nests collections more than 100 levels deep") }
+    /// JSON wrappers by their type, `$link` through `links`, arrays and plain objects as nested
+    /// collections (§10.5). Realm stores links at any level of a Mixed value, each with its
+    /// backlink (§10.6); realm-core 14.14's debug verifier only checks those at most one
+    /// collection deep (fixtures/README.md), which is not a limit of the format.
+    static func mixed(_ json: JSONValue, depth: Int, links: LinkResolver) throws -> Value {
+        guard depth < 100 else { throw Failure.mismatch("nests collections more than 100 levels deep") }
         switch json {
         case .null: return .null
         case let .bool(b): return .bool(b)
@@ -83,26 +100,48 @@ enum ValueCoercion {
         case let .number(text):
             if let i = Int64(text) { return .int(i) }
             if let d = Double(text) { return .double(d) }
-            throw .mismatch("number \(text) is out of range")
+            throw Failure.mismatch("number \(text) is out of range")
         case let .array(elements):
             var out = [Value]()
-            for e in elements { out.append(try mixed(e, depth: depth + 1)) }
+            for e in elements { out.append(try mixed(e, depth: depth + 1, links: links)) }
             return .list(out)
         case let .object(members):
             if members.count == 1, members[0].0.hasPrefix("$") {
                 let tag = members[0].0
+                if tag == "$link" { return try link(members[0].1, links) }
                 let types: [String: ColumnType] = ["$date": .timestamp, "$oid": .objectId, "$uuid": .uuid,
                                                    "$numberDecimal": .decimal, "$binary": .binary, "$numberDouble": .double,
                                                    "$numberLong": .int, "$numberInt": .int]
-                guard let type = types[tag] else { throw .mismatch("\(tag) values cannot be stored in a mixed property") }
+                guard let type = types[tag] else { throw Failure.mismatch("\(tag) values cannot be stored in a mixed property") }
                 return try scalar(json, type: type, nullable: false)
             }
             var entries = [DictionaryEntry]()
             for (k, v) in members {
                 try checkDictionaryKey(k)
-                entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try mixed(v, depth: depth + 1)))
+                entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try mixed(v, depth: depth + 1, links: links)))
             }
             return .dictionary(entries)
+        }
+    }
+
+    /// The body of `{"$link": {"class": C, "id": identity}}`, resolved by `links`.
+    static func link(_ body: JSONValue, _ links: LinkResolver) throws -> Value {
+        guard case let .object(fields) = body, fields.count == 2,
+              let className = body["class"]?.stringValue, let identity = body["id"] else {
+            throw Failure.mismatch("$link expects {\"class\": \"ClassName\", \"id\": <primary key, or {\"$key\": N}>}, got \(describe(body))")
+        }
+        return try links(className, identity)
+    }
+
+    /// Whether `json` holds a `$link` anywhere (such Mixed values are stored after their
+    /// object exists, with the link rules).
+    static func mentionsLink(_ json: JSONValue) -> Bool {
+        switch json {
+        case let .array(elements): return elements.contains(where: mentionsLink)
+        case let .object(members):
+            if members.count == 1 && members[0].0 == "$link" { return true }
+            return members.contains { mentionsLink($0.1) }
+        default: return false
         }
     }
 
