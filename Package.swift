@@ -21,7 +21,9 @@ let package = Package(
         // (Its headers are in /usr/include; no pkg-config: readline.pc pulls in tinfo's
         // -D_XOPEN_SOURCE flags, which SwiftPM refuses with a warning.)
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
-        .target(name: "RealmFormat", dependencies: ["CCrypto"]),
+        // A header-only cache prefetch hint for the leaf scans (no library behind it).
+        .systemLibrary(name: "CPrefetch"),
+        .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
         // Scripted schema migrations: the object-store view and queries, applied to table models.

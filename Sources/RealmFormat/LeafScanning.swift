@@ -53,81 +53,17 @@ public struct IntegerLeaf {
     }
     /// Sets bit `first + i` of `words` for every element `i` whose value lies in
     /// `lower ... upper` (outside it when `outside`); a null element of a nullable leaf sets its
-    /// bit exactly when `nullMatches`. An empty range (`lower > upper`) contains nothing. Bits
-    /// are ORed in, a word at a time; elements past the end of `words` are not marked.
-    ///
-    /// This is the column scan of count queries, so each width has its own loop over the
-    /// packed bytes (§4.3): no value is boxed and no closure is called per element.
+    /// bit exactly when `nullMatches` (`IntegerElements.markRange`, which does the work).
     public func markRange(_ lower: Int64, _ upper: Int64, outside: Bool, nullMatches: Bool,
                           into words: inout [UInt64], first: Int) {
-        let n = min(count, words.count * 64 - first)
-        guard n > 0, first >= 0 else { return }
-        var lower = lower, upper = upper, outside = outside
-        if lower > upper {
-            (lower, upper) = (.min, .max)       // nothing inside = everything outside
-            outside.toggle()
+        withExtendedLifetime(node) {
+            elements.markRange(lower, upper, outside: outside, nullMatches: nullMatches, into: &words, first: first)
         }
-        // One unsigned comparison tests both bounds: e − lower wraps past the span when e < lower.
-        let span = UInt64(bitPattern: upper &- lower)
-        let bytes = node.payloadBytes()
-        let o = offset
-        let marker = nullMarker
-        @inline(__always)
-        func run(_ read: (Int) -> Int64) {
-            if let marker {
-                markBits(count: n, first: first, into: &words) { i in
-                    let e = read(i &+ o)
-                    return e == marker ? nullMatches : (UInt64(bitPattern: e &- lower) <= span) != outside
-                }
-            } else {
-                markBits(count: n, first: first, into: &words) { i in
-                    (UInt64(bitPattern: read(i &+ o) &- lower) <= span) != outside
-                }
-            }
-        }
-        switch node.width {
-        case 8 where marker == nil:
-            // 16 bytes compared at once. The bounds are clamped to Int8; a range missing
-            // Int8 entirely holds no element.
-            let read = { (i: Int) in Int64(bytes.load(fromByteOffset: i, as: Int8.self)) }
-            let test = { (i: Int) in (UInt64(bitPattern: read(i) &- lower) <= span) != outside }
-            guard lower <= Int64(Int8.max), upper >= Int64(Int8.min) else {
-                markBits(count: n, first: first, into: &words, test) { _ in outside ? ~0 : 0 }
-                return
-            }
-            let lo = SIMD16<Int8>(repeating: Int8(clamping: lower)), hi = SIMD16<Int8>(repeating: Int8(clamping: upper))
-            markBits(count: n, first: first, into: &words, test) { i in
-                var m: UInt64 = 0
-                for q in 0..<4 {
-                    let v = bytes.loadUnaligned(fromByteOffset: i &+ 16 &* q, as: SIMD16<Int8>.self)
-                    m |= laneBits((v .>= lo) .& (v .<= hi)) << UInt64(16 * q)
-                }
-                return outside ? ~m : m
-            }
-        case 1 where marker == nil:
-            // Bools and 0/1 ints: the payload bits are the elements (§4.3), so a block is the
-            // 64 bits from element i (a byte and a shift away), kept where 1 matches and
-            // inverted where 0 does.
-            let read = { (i: Int) in Int64((bytes.load(fromByteOffset: i >> 3, as: UInt8.self) >> UInt8(i & 7)) & 1) }
-            let test = { (i: Int) in (UInt64(bitPattern: read(i) &- lower) <= span) != outside }
-            let ones: UInt64 = (UInt64(bitPattern: 1 &- lower) <= span) != outside ? ~0 : 0
-            let zeros: UInt64 = (UInt64(bitPattern: 0 &- lower) <= span) != outside ? ~0 : 0
-            markBits(count: n, first: first, into: &words, test) { i in
-                // Bits i ..< i + 64 lie in bytes i >> 3 … (i + 63) >> 3, all inside the payload.
-                let r = i & 7
-                var bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i >> 3, as: UInt64.self)) >> UInt64(r)
-                if r != 0 { bits |= UInt64(bytes.load(fromByteOffset: (i >> 3) &+ 8, as: UInt8.self)) << UInt64(64 &- r) }
-                return bits & ones | ~bits & zeros
-            }
-        case 8: run { Int64(bytes.load(fromByteOffset: $0, as: Int8.self)) }
-        case 16: run { Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* $0, as: Int16.self))) }
-        case 32: run { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* $0, as: Int32.self))) }
-        case 64: run { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* $0, as: Int64.self)) }
-        case 0: run { _ in 0 }
-        case 1: run { Int64((bytes.load(fromByteOffset: $0 >> 3, as: UInt8.self) >> UInt8($0 & 7)) & 1) }
-        case 2: run { Int64((bytes.load(fromByteOffset: $0 >> 2, as: UInt8.self) >> UInt8(($0 & 3) << 1)) & 3) }
-        default: run { Int64((bytes.load(fromByteOffset: $0 >> 1, as: UInt8.self) >> UInt8(($0 & 1) << 2)) & 15) }
-        }
+    }
+
+    /// The elements as the scan kernels read them; valid while `node` is alive.
+    var elements: IntegerElements {
+        IntegerElements(bytes: node.payloadBytes(), offset: offset, count: count, width: node.width, nullMarker: nullMarker)
     }
 }
 
@@ -169,13 +105,16 @@ func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int
     if m != 0 { words[tail >> 6] |= m }
 }
 
-/// Bit j set for each lane j of a comparison's mask (16 lanes): the lanes' weights 1, 2, 4 …
-/// summed per half (distinct powers of two, so the sum is the OR).
+/// Bit j set for each lane j of a comparison's mask (16 lanes). Each lane becomes a byte 0 or
+/// 1; a multiply then gathers the eight low bits of each half into its top byte (byte i's bit
+/// lands at 8i + 56 − 7i = 56 + i, and no other partial product reaches bits 56–63 or carries
+/// into them): two multiplies, where a sum across lanes is a chain of shuffles, or byte by byte.
 @inline(__always)
 func laneBits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
-    let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-    let chosen = SIMD16<UInt8>(repeating: 0).replacing(with: weights, where: mask)
-    return UInt64(chosen.lowHalf.wrappedSum()) | UInt64(chosen.highHalf.wrappedSum()) << 8
+    let ones = SIMD16<Int8>(repeating: 0).replacing(with: 1, where: mask)
+    let halves = unsafeBitCast(ones, to: SIMD2<UInt64>.self)
+    let gather: UInt64 = 0x0102_0408_1020_4080
+    return (halves[0] &* gather) >> 56 | ((halves[1] &* gather) >> 56) << 8
 }
 
 /// The same for 8 lanes of 64 bits.

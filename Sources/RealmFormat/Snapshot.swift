@@ -21,6 +21,8 @@ public final class Snapshot {
     private var leafLists: [Int: [(leaf: ClusterLeaf, start: Int)]] = [:]
     /// Column leaf refs of the cluster trees scanned so far, by (cluster root, leaf index).
     private var columnRefLists: [ColumnSlot: [Int]] = [:]
+    /// Int and bool columns checked whole for scanning (`integerColumn`).
+    var integerColumns: [IntegerColumnKey: IntegerColumn] = [:]
     /// Whether the file was decrypted on open.
     public private(set) var isEncrypted = false
 

@@ -88,6 +88,17 @@ struct Evaluator {
             try check(values.count, l)
             return values
         }
+        // Ints and bools against a range: the column checked whole, every leaf marked in one
+        // loop (`IntegerColumn`); a column that fails its checks goes leaf by leaf below.
+        if let r = Self.integerRange(d), let column = table.integerColumn(d.column, nullable: r.nullable) {
+            out.withWords { words in
+                column.markRange(r.lower, r.upper, outside: r.outside, nullMatches: r.nullMatches, into: &words) { start, count in
+                    candidates.any(in: start, start + count)
+                }
+            }
+            out.formIntersection(candidates)
+            return out
+        }
         switch d.type {
         case .int:
             try forEachLeaf(leaves, candidates, open: { l throws in try integers(l, nullable: d.column.isNullable) }) { l, values in
@@ -170,6 +181,32 @@ struct Evaluator {
             guard let upcoming else { return }
             current = upcoming
             l = following
+        }
+    }
+
+    /// The number of objects matching `d` over the whole table when an int or bool property is
+    /// compared with a range and its column reads whole (`IntegerColumn.countRange`): the count
+    /// of `scan` with every row a candidate, without a bit set over the table; nil otherwise.
+    func scanCount(_ d: DirectCondition) -> Int? {
+        guard let r = Self.integerRange(d), let column = table.integerColumn(d.column, nullable: r.nullable) else { return nil }
+        return column.countRange(r.lower, r.upper, outside: r.outside, nullMatches: r.nullMatches)
+    }
+
+    /// The stored-value range an int or bool condition marks, with whether the leaves are read
+    /// as nullable: ints as `intRange`; a bool `==`/`!=` a bool constant as the raw value 0 or 1
+    /// (§9.2: anything else is null, which matches only `!=`). nil for other conditions.
+    static func integerRange(_ d: DirectCondition) -> (lower: Int64, upper: Int64, outside: Bool, nullMatches: Bool, nullable: Bool)? {
+        guard d.column.collection == nil else { return nil }
+        switch d.type {
+        case .int:
+            guard let r = intRange(d) else { return nil }
+            return (r.lower, r.upper, r.outside, r.nullMatches, d.column.isNullable)
+        case .bool:
+            guard case let .bool(b) = d.value, d.op == .equal || d.op == .notEqual else { return nil }
+            let raw: Int64 = b ? 1 : 0
+            return (raw, raw, d.op == .notEqual, false, false)
+        default:
+            return nil
         }
     }
 

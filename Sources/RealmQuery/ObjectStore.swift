@@ -116,6 +116,14 @@ public final class TableData {
         return refs
     }
 
+    /// An int or bool property's leaves checked whole for scanning (`Snapshot.integerColumn`,
+    /// kept by the snapshot); nil for collections, hidden tables and columns that fail a check
+    /// (whose scans go leaf by leaf and report the damage).
+    func integerColumn(_ column: Column, nullable: Bool) -> IntegerColumn? {
+        guard column.collection == nil, let root = table.clusterRef, !isHidden else { return nil }
+        return snapshot.integerColumn(rootRef: root, leafIndex: column.leafIndex, nullable: nullable)
+    }
+
     public func count() throws -> Int {
         let l = try leaves()
         guard let last = l.last else { return 0 }

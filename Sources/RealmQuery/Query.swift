@@ -78,11 +78,15 @@ public final class Query {
     /// The number of objects the query shows (after DISTINCT and LIMIT).
     public func count() throws -> Int {
         // Without SORT/DISTINCT/LIMIT the count is the number of bits set: no row list; an
-        // indexed int equality alone is counted from its index (IndexLookup.swift).
+        // indexed int equality alone is counted from its index (IndexLookup.swift), an int or
+        // bool compared with a constant alone leaf by leaf without a bit set over the table
+        // (Evaluator.scanCount).
         if orderings.isEmpty {
             if predicates.count == 1, case let .direct(d) = predicates[0] {
                 table.snapshot.resetWorkBudget()
-                if let n = try Evaluator(table: table).indexCount(d) { return n }
+                let evaluator = Evaluator(table: table)
+                if let n = try evaluator.indexCount(d) { return n }
+                if let n = evaluator.scanCount(d) { return n }
             }
             return try matches().cardinality
         }

@@ -59,6 +59,17 @@ final class LeafScanningTests: XCTestCase {
         XCTAssertEqual(widths, [0, 1, 2, 4, 8, 16, 32, 64], "every width was generated")
     }
 
+    /// The multiply that gathers a 16-lane comparison into bits (`laneBits`) gives bit j for
+    /// lane j, for every one of the 65,536 masks.
+    func testLaneBitsGathersEveryMask() {
+        let lanes = SIMD16<Int16>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        for pattern in 0..<(1 << 16) {
+            let set = (SIMD16<Int16>(repeating: Int16(truncatingIfNeeded: pattern)) &>> lanes) & 1
+            let mask = SIMD16<Int8>(truncatingIfNeeded: set) .== 1
+            if laneBits(mask) != UInt64(pattern) { return XCTFail("mask \(pattern): \(laneBits(mask))") }
+        }
+    }
+
     func testFloatingMarkFollowsIEEEComparisonsAndNulls() throws {
         let doubles: [Double?] = [0, -0.0, 1.5, -1.5, .nan, .infinity, -.infinity, nil, 49.999, 50, 50.001, .greatestFiniteMagnitude, nil]
         for isFloat in [false, true] {

@@ -218,10 +218,12 @@ struct QueryWorkloads {
             table.append(r)
         }
 
-        report(table)
+        // Measured after the workloads, so its 512 MiB buffer does not sit in memory during them.
+        let bandwidth = table.contains { $0.id == "2" || $0.id == "3a" } ? BandwidthReference.measure(bytes: rows, runs: runs) : nil
+        report(table, bandwidth: bandwidth)
     }
 
-    func report(_ table: [Row]) {
+    func report(_ table: [Row], bandwidth: BandwidthReference?) {
         print("\n\(rows) rows, \(runs) timed runs after one warm-up, engines alternating; medians (min–max)")
         print("ratio = SQLite median / realmsh parse+run median (> 1: realmsh faster)\n")
         print(pad("#", 4) + pad("workload", 38) + pad("realmsh parse+run", 30) + pad("realmsh run only", 30) + pad("SQLite", 30) + "ratio")
@@ -233,6 +235,16 @@ struct QueryWorkloads {
                 print(pad("", 4) + pad("  SQLite " + name, 98) + pad(cell(s), 30)
                       + (s.seconds.count > 1 ? String(format1: s.median / r.realm.median, decimals: 2) + "×" : ""))
             }
+        }
+        guard let b = bandwidth else { return }
+        // Issue #3: the int scans against the memory-bandwidth limit (Bandwidth.swift).
+        print("\nmemory-bandwidth reference (same run): streaming read \(String(format1: b.readRate / 1e9, decimals: 1)) GB/s (best of 5 over 512 MiB)")
+        print("  bandwidth bound for the age column (\(b.bytes) bytes, one per object): \(milliseconds(b.bound))")
+        print("  counting \(b.bytes) contiguous bytes == 42, caches evicted first: \(cell(b.contiguousCount))")
+        for r in table where r.id == "2" || r.id == "3a" {
+            guard let run = r.runOnly else { continue }
+            print("  workload \(r.id) run only / bandwidth bound: \(String(format1: run.median / b.bound, decimals: 1))×"
+                  + "  (/ contiguous count: \(String(format1: run.median / b.contiguousCount.median, decimals: 1))×)")
         }
     }
 }
