@@ -67,6 +67,11 @@ final class ClusterLeafEdit {
 
     /// First row from `start` on whose key is ≥ `key`.
     func lowerBound(_ key: Int64, from start: Int = 0) -> Int {
+        Self.lowerBound(key, in: keys, from: start)
+    }
+
+    /// First position from `start` on in ascending `keys` holding a key ≥ `key`.
+    static func lowerBound(_ key: Int64, in keys: [Int64], from start: Int) -> Int {
         var lo = start, hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -121,16 +121,23 @@ public final class TableEditor {
     /// up leaf by leaf, each search starting where the previous one ended.
     public func presentKeys(_ keys: [Int64]) -> [Int64] {
         var out: [Int64] = []
-        var leaf = leaves[0], row = 0
-        for key in keys.sorted() where out.last != key {
-            if key > (leaf.keys.last ?? Int64.min) || key < leaf.base {
+        out.reserveCapacity(keys.count)
+        var leaf = leaves[0], leafKeys = leaf.keys, row = 0
+        for key in Self.ascending(keys) where out.last != key {
+            if key > (leafKeys.last ?? Int64.min) || key < leaf.base {
                 leaf = leaves[leafIndex(for: key)]
+                leafKeys = leaf.keys
                 row = 0
             }
-            row = leaf.lowerBound(key, from: row)
-            if row < leaf.count && leaf.keys[row] == key { out.append(key) }
+            row = ClusterLeafEdit.lowerBound(key, in: leafKeys, from: row)
+            if row < leafKeys.count && leafKeys[row] == key { out.append(key) }
         }
         return out
+    }
+
+    /// `keys` in ascending order (query results and key lists usually are already).
+    static func ascending(_ keys: [Int64]) -> [Int64] {
+        zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 } ? keys : keys.sorted()
     }
 
     /// Above every key in the table, and in the last leaf's range: where new objects of a
@@ -279,19 +286,20 @@ public final class TableEditor {
     }
 
     private func removeRows(_ keys: [Int64], eraseFromIndexes: Bool) throws(FormatError) {
-        let sorted = keys.sorted()
+        let sorted = Self.ascending(keys)
         var i = 0
         while i < sorted.count {
             let l = leafIndex(for: sorted[i])
             let leaf = leaves[l]
+            let leafKeys = leaf.keys
             // The keys up to the next leaf's base are this leaf's (§8.4), found by searches
             // that each start at the previous row.
             let nextBase = l + 1 < leaves.count ? leaves[l + 1].base : Int64.max
             var rows: [Int] = []
             var row = 0
             while i < sorted.count, sorted[i] < nextBase {
-                row = leaf.lowerBound(sorted[i], from: row)
-                if row < leaf.count, leaf.keys[row] == sorted[i], rows.last != row { rows.append(row) }
+                row = ClusterLeafEdit.lowerBound(sorted[i], in: leafKeys, from: row)
+                if row < leafKeys.count, leafKeys[row] == sorted[i], rows.last != row { rows.append(row) }
                 i += 1
             }
             guard !rows.isEmpty else { continue }
