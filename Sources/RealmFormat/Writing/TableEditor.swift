@@ -294,10 +294,10 @@ public final class TableEditor {
             let leafKeys = leaf.keys
             // The keys up to the next leaf's base are this leaf's (§8.4), found by searches
             // that each start at the previous row.
-            let nextBase = l + 1 < leaves.count ? leaves[l + 1].base : Int64.max
+            let nextBase = l + 1 < leaves.count ? leaves[l + 1].base : nil
             var rows: [Int] = []
             var row = 0
-            while i < sorted.count, sorted[i] < nextBase {
+            while i < sorted.count, nextBase.map({ sorted[i] < $0 }) ?? true {
                 row = ClusterLeafEdit.lowerBound(sorted[i], in: leafKeys, from: row)
                 if row < leafKeys.count, leafKeys[row] == sorted[i], rows.last != row { rows.append(row) }
                 i += 1
