@@ -19,6 +19,12 @@ final class ClusterLeafEdit {
     var keysChanged: Bool
     /// Every column is in `cells` (and writable).
     var allDecoded = false
+    /// Rows removed while some columns were still on disk only: the committed arrays hold one
+    /// row per flag, the leaf keeps those whose flag is set. Nil when no column waits for it.
+    var removalMask: [Bool]?
+    /// Columns (by spec index) still on disk whose arrays must drop `removalMask`'s rows: at
+    /// `finish()` byte by byte (`LeafRowFilter`), or when read, by decoding the kept rows.
+    var removalPending: [Bool]
 
     var allDirty: Bool { !dirty.contains(false) }
 
@@ -33,6 +39,7 @@ final class ClusterLeafEdit {
         self.keys = keys
         cells = [ColumnCells?](repeating: nil, count: columnCount)
         dirty = [Bool](repeating: false, count: columnCount)
+        removalPending = [Bool](repeating: false, count: columnCount)
         keysChanged = false
     }
 
@@ -44,6 +51,7 @@ final class ClusterLeafEdit {
         keys = []
         cells = kinds.map { ColumnCells(kind: $0) }
         dirty = [Bool](repeating: true, count: kinds.count)
+        removalPending = [Bool](repeating: false, count: kinds.count)
         keysChanged = true
         allDecoded = true
     }

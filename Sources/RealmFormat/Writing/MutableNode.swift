@@ -14,6 +14,8 @@ public final class MutableNode {
         case bytes(width: Int, count: Int, payload: [UInt8])
         /// Width type ignore: blob bytes.
         case blob([UInt8])
+        /// A leaf already in its file form, header included (`NodeImage`): written as it is.
+        case image([UInt8])
     }
 
     /// Where the node lives in the committed file; nil for a new node.
@@ -31,6 +33,7 @@ public final class MutableNode {
             case let .integers(unsigned): return .integers(elements, unsigned: unsigned)
             case let .bytes(width, count, bytes): return .bytes(width: width, count: count, payload: bytes)
             case let .blob(bytes): return .blob(bytes)
+            case let .image(bytes): return .image(bytes)
             }
         }
         set {
@@ -45,6 +48,9 @@ public final class MutableNode {
             case let .blob(bytes):
                 elements = []
                 payload = .blob(bytes)
+            case let .image(bytes):
+                elements = []
+                payload = .image(bytes)
             }
         }
     }
@@ -52,6 +58,7 @@ public final class MutableNode {
         case integers(unsigned: Bool)
         case bytes(width: Int, count: Int, payload: [UInt8])
         case blob([UInt8])
+        case image([UInt8])
     }
     private var payload: Payload
     private var elements: [Int64]
@@ -96,6 +103,19 @@ public final class MutableNode {
         dirty = true
     }
 
+    /// A leaf node given in its file form (header and padded payload, no refs), as
+    /// `NodeImage` builds it; the commit writes these bytes unchanged.
+    init(image: [UInt8]) {
+        originalRef = nil
+        originalSize = 0
+        isInner = false
+        hasRefs = false
+        context = false
+        payload = .image(image)
+        elements = []
+        dirty = true
+    }
+
     /// Loads the committed node at `node.ref` (its children stay on disk until asked for).
     public init(loading node: Node, unsigned: Bool = false) {
         originalRef = node.ref
@@ -124,6 +144,7 @@ public final class MutableNode {
         case .integers: return elements.count
         case let .bytes(_, count, _): return count
         case let .blob(b): return b.count
+        case let .image(b): return b.count < 8 ? 0 : Int(b[5]) << 16 | Int(b[6]) << 8 | Int(b[7])
         }
     }
 

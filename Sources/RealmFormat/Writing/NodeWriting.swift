@@ -101,6 +101,8 @@ extension MutableNode {
             out = [0x41, 0x41, 0x41, 0x41, flags, UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             out += bytes
             while out.count % 8 != 0 { out.append(0) }
+        case let .image(bytes):
+            return bytes
         }
         return out
     }

@@ -310,18 +310,24 @@ public final class TableEditor {
             }
             var keep = [Bool](repeating: true, count: leaf.count)
             for row in rows { keep[row] = false }
-            // Columns still on disk are read for the objects that stay only.
+            // A second removal from the leaf: the first one's pending columns are read first.
+            if leaf.removalMask != nil {
+                for c in columns.indices where leaf.removalPending[c] { _ = try cells(leaf, c) }
+                leaf.removalMask = nil
+            }
+            // Columns still on disk are not read: their kept rows are copied byte by byte
+            // when the leaf is written (`encode`), or decoded if something reads them first.
             for c in columns.indices {
                 try checkWritable(leaf, c)
                 if leaf.cells[c] != nil {
                     leaf.cells[c]!.filter(keep)
                 } else {
-                    leaf.cells[c] = try ColumnCells.decode(snapshot, ref: try columnRef(leaf, c), kind: cellKinds[c], column: table.columns[c],
-                                                           of: table, expected: leaf.count, keeping: keep)
+                    _ = try columnRef(leaf, c)
+                    leaf.removalPending[c] = true
                 }
                 leaf.dirty[c] = true
             }
-            leaf.allDecoded = true
+            if leaf.removalPending.contains(true) { leaf.removalMask = keep }
             var keys = [Int64]()
             keys.reserveCapacity(leaf.count - rows.count)
             for (j, key) in leaf.keys.enumerated() where keep[j] { keys.append(key) }
@@ -365,6 +371,7 @@ public final class TableEditor {
             for leaf in leaves {
                 leaf.cells.append(ColumnCells(kind: kind, values: [Value](repeating: .list([]), count: leaf.count)))
                 leaf.dirty.append(true)
+                leaf.removalPending.append(false)
             }
         }
         columns.append(column)
@@ -418,7 +425,11 @@ public final class TableEditor {
         for (c, column) in columns.enumerated() {
             let slot = 1 + column.key.leafIndex
             let original = leaf.originalColumnRef(column.key.leafIndex)
-            if leaf.dirty[c] || original == nil {
+            if leaf.cells[c] == nil, leaf.removalPending[c], let original, let keep = leaf.removalMask,
+               let filtered = try LeafRowFilter.filtered(snapshot, ref: original, kind: cellKinds[c], keep: keep, kept: leaf.count) {
+                node.setChild(slot, filtered)
+                try transaction.releaseSubtree(ref: original)
+            } else if leaf.dirty[c] || original == nil {
                 node.setChild(slot, try cells(leaf, c).encode(column))
                 if let original { try transaction.releaseSubtree(ref: original) }
             } else if let original {
@@ -479,11 +490,15 @@ public final class TableEditor {
         return leaf.row(of: key).map { (leaf, $0) }
     }
 
+    /// The cells of column `c` in `leaf`, decoded on first use (only the rows that stay when
+    /// a removal is pending for the column).
     private func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> ColumnCells {
         if let values = leaf.cells[c] { return values }
+        let keep = leaf.removalPending[c] ? leaf.removalMask : nil
         let values = try ColumnCells.decode(snapshot, ref: try columnRef(leaf, c), kind: cellKinds[c], column: table.columns[c],
-                                            of: table, expected: leaf.count)
+                                            of: table, expected: keep?.count ?? leaf.count, keeping: keep)
         leaf.cells[c] = values
+        leaf.removalPending[c] = false
         return values
     }
 
@@ -532,6 +547,7 @@ public final class TableEditor {
         var entries: [(value: Value, key: Int64)] = []
         entries.reserveCapacity(objectCount)
         for leaf in leaves {
+            if try appendKeptInts(of: leaf, column: c, to: &entries) { continue }
             let values = try cells(leaf, c)
             for (row, key) in leaf.keys.enumerated() { entries.append((values[row], key)) }
         }
@@ -539,6 +555,27 @@ public final class TableEditor {
         indexRoots[c] = SearchIndexWriter.makeEmpty()
         pendingIndex[c] = entries
         try flushPendingIndex(c)
+    }
+
+    /// The entries of a required int column (a primary key) still on disk with a removal
+    /// pending, read in place as `ColumnCells.decode` reads them: the column then stays on
+    /// disk and is filtered byte by byte when the leaf is written. False when the column is
+    /// not in that state or its array is not as expected (the general path reads it).
+    private func appendKeptInts(of leaf: ClusterLeafEdit, column c: Int, to entries: inout [(value: Value, key: Int64)]) throws(FormatError) -> Bool {
+        guard leaf.cells[c] == nil, leaf.removalPending[c], cellKinds[c] == .int, let keep = leaf.removalMask else { return false }
+        let node = try snapshot.plainInts(try columnRef(leaf, c))
+        guard node.count == keep.count else { return false }
+        let keys = leaf.keys, start = entries.count
+        var row = 0
+        for i in 0..<node.count where keep[i] {
+            if row < keys.count { entries.append((.int(node.int(i)), keys[row])) }
+            row += 1
+        }
+        guard row == keys.count else {
+            entries.removeSubrange(start...)
+            return false
+        }
+        return true
     }
 
     /// Puts the pending entries of column `c` into its tree, in index-key order.

@@ -196,14 +196,25 @@ public final class WriteTransaction {
         }
         // Nodes placed side by side (space past the end, large free blocks) go out in one
         // write each run: a million-object commit is tens of thousands of small nodes.
+        // Each run's buffer is sized before it is filled (no regrowth copies).
         writes.sort { $0.0 < $1.0 }
         var runs: [(Int, [UInt8])] = []
-        for (offset, bytes) in writes {
-            if let last = runs.last, last.0 + last.1.count == offset, last.1.count < 1 << 20 {
-                runs[runs.count - 1].1 += bytes
-            } else {
-                runs.append((offset, bytes))
+        var first = 0
+        while first < writes.count {
+            var end = first + 1, length = writes[first].1.count
+            while end < writes.count, writes[first].0 + length == writes[end].0, length < 1 << 20 {
+                length += writes[end].1.count
+                end += 1
             }
+            if end == first + 1 {
+                runs.append(writes[first])
+            } else {
+                var run = [UInt8]()
+                run.reserveCapacity(length)
+                for i in first..<end { run += writes[i].1 }
+                runs.append((writes[first].0, run))
+            }
+            first = end
         }
         writes = []
         Failpoint.beforeWrite.hit()

@@ -1,0 +1,230 @@
+/// Removes rows from a committed column leaf at the byte level: the kept elements are copied
+/// from the mapped node straight into the new node's bytes, at the node's own width (realm-core's
+/// `Array::erase` keeps a leaf's width as well; any width that holds the values is valid,
+/// realm-format.md §4.3). A mass removal (`TableEditor.remove`) then neither decodes the cells
+/// of the objects that stay nor encodes them again.
+///
+/// Handled: plain int and bool arrays (§9.1, §9.2), doubles (§9.3), short and medium strings
+/// (§9.4.1, §9.4.2), timestamps (§9.7). A leaf is filtered here only when every kept value
+/// reads back exactly as `ColumnCells.decode` then `encode` would write it; for any other leaf
+/// (another form, a null in a required column, a value the general path would normalise, a
+/// damaged offset) `filtered` returns nil and the caller takes the general path, which reads
+/// the leaf and reports damage with its own errors. Every offset read from disk is checked
+/// before it is used; node extents are checked by `Node`.
+enum LeafRowFilter {
+    /// The leaf at `ref` holding only the rows whose `keep` flag is set (`kept` of them, > 0),
+    /// or nil when this leaf needs the general path.
+    static func filtered(_ snapshot: Snapshot, ref: Int, kind: ColumnCells.Kind, keep: [Bool], kept: Int) throws(FormatError) -> MutableNode? {
+        guard kept > 0, kept <= keep.count else { return nil }
+        let node = try snapshot.node(ref)
+        switch kind {
+        case .int:
+            guard isPlain(node, .bits), node.count == keep.count else { return nil }
+            return ints(node, keep: keep, leading: 0, kept: kept)
+        case let .bool(nullable):
+            guard isPlain(node, .bits), node.count == keep.count else { return nil }
+            // The general path reads anything but 0 and 1 as null (3); only 0, 1 and a
+            // permitted 3 are copied as they are.
+            if node.width >= 2 {
+                for r in 0..<keep.count where keep[r] {
+                    let v = node.int(r)
+                    guard v == 0 || v == 1 || (v == 3 && nullable) else { return nil }
+                }
+            }
+            return ints(node, keep: keep, leading: 0, kept: kept)
+        case let .double(nullable):
+            guard isPlain(node, .multiply), node.width == 8, node.count == keep.count else { return nil }
+            return doubles(node, keep: keep, kept: kept, nullable: nullable)
+        case let .string(nullable):
+            if isPlain(node, .multiply) {
+                guard node.count == keep.count else { return nil }
+                return shortStrings(node, keep: keep, kept: kept, nullable: nullable)
+            }
+            guard node.hasRefs, !node.isInner, !node.context, node.header.widthType == .bits, node.count == 3 else { return nil }
+            return try mediumStrings(snapshot, node, keep: keep, kept: kept, nullable: nullable)
+        case let .timestamp(nullable):
+            return try timestamps(snapshot, node, keep: keep, kept: kept, nullable: nullable)
+        case .values:
+            return nil
+        }
+    }
+
+    /// A leaf without refs, inner or context flags, of width type `type`: what the general
+    /// path writes again with flags 0.
+    private static func isPlain(_ node: Node, _ type: WidthType) -> Bool {
+        !node.hasRefs && !node.isInner && !node.context && node.header.widthType == type
+    }
+
+    // MARK: integer arrays
+
+    /// The first `leading` elements, then the kept rows (element `leading + r` is row r), at
+    /// the node's width.
+    static func ints(_ node: Node, keep: [Bool], leading: Int, kept: Int) -> MutableNode {
+        let w = node.width, n = leading + kept
+        var image = NodeImage(flags: 0, width: w, count: n, payloadCount: (n * w + 7) / 8)
+        // `Node` guarantees count × width bits of payload.
+        let source = node.image.rawSlice(node.payload, (node.count * w + 7) / 8)
+        image.withPayload { out in
+            func copy<T: FixedWidthInteger>(_: T.Type) {
+                let size = MemoryLayout<T>.size
+                var k = 0
+                func put(_ i: Int) {
+                    out.storeBytes(of: source.loadUnaligned(fromByteOffset: i * size, as: T.self), toByteOffset: k * size, as: T.self)
+                    k += 1
+                }
+                for i in 0..<leading { put(i) }
+                for r in keep.indices where keep[r] { put(leading + r) }
+            }
+            switch w {
+            case 0: break
+            case 1, 2, 4:
+                let perByte = 8 / w
+                var k = 0
+                func put(_ i: Int) {
+                    out[k / perByte] |= UInt8(truncatingIfNeeded: node.int(i)) << UInt8((k % perByte) * w)
+                    k += 1
+                }
+                for i in 0..<leading { put(i) }
+                for r in keep.indices where keep[r] { put(leading + r) }
+            case 8: copy(UInt8.self)
+            case 16: copy(UInt16.self)
+            case 32: copy(UInt32.self)
+            default: copy(UInt64.self)
+            }
+        }
+        return image.node
+    }
+
+    // MARK: doubles
+
+    private static func doubles(_ node: Node, keep: [Bool], kept: Int, nullable: Bool) -> MutableNode? {
+        let source = node.image.rawSlice(node.payload, 8 * node.count)
+        var image = NodeImage(flags: 0x08, width: 8, count: kept, payloadCount: 8 * kept)
+        let ok = image.withPayload { out -> Bool in
+            var k = 0
+            for r in keep.indices where keep[r] {
+                let bits = source.loadUnaligned(fromByteOffset: 8 * r, as: UInt64.self)
+                // A null in a required column: the general path refuses it.
+                if !nullable && UInt64(littleEndian: bits) == Snapshot.doubleNull { return false }
+                out.storeBytes(of: bits, toByteOffset: 8 * k, as: UInt64.self)
+                k += 1
+            }
+            return true
+        }
+        return ok ? image.node : nil
+    }
+
+    // MARK: strings
+
+    /// §9.4.1: w-byte blocks copied as they are; the last byte (w − 1 − length, w for null)
+    /// is checked, as a reader would read it.
+    private static func shortStrings(_ node: Node, keep: [Bool], kept: Int, nullable: Bool) -> MutableNode? {
+        let w = node.width
+        guard w > 0 else {
+            // Width 0: every value null.
+            return nullable ? NodeImage(flags: 0x08, width: 0, count: kept, payloadCount: 0).node : nil
+        }
+        let source = node.image.rawSlice(node.payload, w * node.count)
+        var image = NodeImage(flags: 0x08, width: w, count: kept, payloadCount: w * kept)
+        let ok = image.withPayload { out -> Bool in
+            var k = 0
+            for r in keep.indices where keep[r] {
+                let pad = Int(source[r * w + w - 1])
+                guard pad < w || (pad == w && nullable) else { return false }
+                UnsafeMutableRawBufferPointer(rebasing: out[(k * w)..<(k * w + w)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(r * w)..<(r * w + w)]))
+                k += 1
+            }
+            return true
+        }
+        return ok ? image.node : nil
+    }
+
+    /// §9.4.2: [end offsets, blob, null flags]. Kept values' blob ranges (each with its
+    /// terminating 0) are copied; a kept null becomes one 0 byte, as Realm writes it.
+    private static func mediumStrings(_ snapshot: Snapshot, _ node: Node, keep: [Bool], kept: Int, nullable: Bool) throws(FormatError) -> MutableNode? {
+        guard let offsetsRef = node.ref(0), let blobRef = node.ref(1), let nullsRef = node.ref(2) else { return nil }
+        let offsets = try snapshot.node(offsetsRef), blob = try snapshot.node(blobRef), nulls = try snapshot.node(nullsRef)
+        guard isPlain(offsets, .bits), isPlain(nulls, .bits), offsets.count == keep.count, nulls.count == keep.count,
+              blob.header.widthType == .ignore || blob.count == 0, !blob.hasRefs else { return nil }
+        let bytes = blob.payloadBytes()
+        // First pass: each offset read once; every kept value's range checked; the new blob's
+        // size found. `spans` holds start and end per kept value (start −1 for null).
+        var spans = [Int]()
+        spans.reserveCapacity(2 * kept)
+        var total = 0, nullsKept = 0, previousEnd = 0
+        for r in 0..<keep.count {
+            let end = Int(offsets.int(r))
+            if keep[r] {
+                let start = previousEnd
+                guard start >= 0, end >= start, end <= bytes.count else { return nil }
+                if nulls.int(r) != 0 {
+                    guard nullable else { return nil }
+                    spans.append(-1)
+                    spans.append(0)
+                    total += 1
+                    nullsKept += 1
+                } else {
+                    // The terminator must be there and be 0; the general path would write it so.
+                    guard end > start, bytes[end - 1] == 0, end - start - 1 <= LeafEncoder.maxStringSize else { return nil }
+                    spans.append(start)
+                    spans.append(end)
+                    total += end - start
+                }
+            }
+            previousEnd = end
+        }
+        guard total <= 0xFF_FFFF else { return nil }
+        var ends = NodeImage(integers: kept, width: NodeImage.width(upTo: total))
+        var flags = NodeImage(integers: kept, width: nullsKept > 0 ? 1 : 0)
+        var image = NodeImage(flags: 0x10, width: total == 0 ? 0 : 1, count: total, payloadCount: total)
+        var at = 0
+        image.withPayload { out in
+            for k in 0..<kept {
+                let start = spans[2 * k], end = spans[2 * k + 1]
+                if start < 0 {
+                    out[at] = 0
+                    at += 1
+                } else {
+                    UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + end - start)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                    at += end - start
+                }
+            }
+        }
+        at = 0
+        for k in 0..<kept {
+            let start = spans[2 * k], end = spans[2 * k + 1]
+            at += start < 0 ? 1 : end - start
+            ends.setInt(k, Int64(at))
+            if start < 0 { flags.setInt(k, 1) }
+        }
+        let leaf = MutableNode(integers: [0, 0, 0], hasRefs: true)
+        leaf.setChild(0, ends.node)
+        leaf.setChild(1, image.node)
+        leaf.setChild(2, flags.node)
+        return leaf
+    }
+
+    // MARK: timestamps
+
+    /// §9.7: [seconds (ArrayIntNull: element 0 is the null marker), nanoseconds]. Both are
+    /// filtered at their width, so the marker stays the width's maximum (§9.1).
+    private static func timestamps(_ snapshot: Snapshot, _ node: Node, keep: [Bool], kept: Int, nullable: Bool) throws(FormatError) -> MutableNode? {
+        guard node.hasRefs, !node.isInner, !node.context, node.header.widthType == .bits, node.count == 2,
+              let secondsRef = node.ref(0), let nanosRef = node.ref(1) else { return nil }
+        let seconds = try snapshot.node(secondsRef), nanos = try snapshot.node(nanosRef)
+        // Nanoseconds wider than 32 bits would be truncated by the general path.
+        guard isPlain(seconds, .bits), isPlain(nanos, .bits), seconds.count == keep.count + 1, nanos.count == keep.count,
+              nanos.width <= 32 else { return nil }
+        let marker = seconds.int(0)
+        for r in keep.indices where keep[r] && seconds.int(r + 1) == marker {
+            // A null: refused in a required column; its nanoseconds must be 0, as written anew.
+            guard nullable, nanos.int(r) == 0 else { return nil }
+        }
+        let leaf = MutableNode(integers: [0, 0], hasRefs: true)
+        leaf.setChild(0, ints(seconds, keep: keep, leading: 1, kept: kept))
+        leaf.setChild(1, ints(nanos, keep: keep, leading: 0, kept: kept))
+        return leaf
+    }
+}

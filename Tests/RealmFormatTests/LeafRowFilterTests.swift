@@ -1,0 +1,162 @@
+import Foundation
+@testable import RealmFormat
+import RealmTestSupport
+import XCTest
+
+/// `LeafRowFilter` removes rows from committed leaves byte by byte; these tests hold it to the
+/// general path (`ColumnCells.decode(keeping:)` then `encode`): whenever it gives a leaf, that
+/// leaf reads back as exactly the kept values, and on damaged leaves it gives nil or throws
+/// `FormatError`, never traps.
+final class LeafRowFilterTests: XCTestCase {
+    /// Any fixture table and column: typed kinds use them in messages only.
+    private static let placeholder: (Table, Column) = {
+        let snapshot = try! Snapshot(path: Fixtures.path("realm-core/alltypes.realm"))
+        let table = snapshot.tables.first { !$0.columns.isEmpty }!
+        return (table, table.columns[0])
+    }()
+
+    private static func read(_ snapshot: Snapshot, _ ref: Int, _ kind: ColumnCells.Kind, expected: Int, keeping keep: [Bool]? = nil) throws -> [Value] {
+        let (table, column) = placeholder
+        let cells = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: expected, keeping: keep)
+        return (0..<cells.count).map { cells[$0] }
+    }
+
+    /// The filtered leaf, laid out in a file of its own, read back.
+    private static func filteredValues(_ snapshot: Snapshot, _ ref: Int, _ kind: ColumnCells.Kind, keep: [Bool]) throws -> [Value]? {
+        let kept = keep.filter { $0 }.count
+        guard let node = try LeafRowFilter.filtered(snapshot, ref: ref, kind: kind, keep: keep, kept: kept) else { return nil }
+        let out = try LaidOutIndex(node)
+        return try read(out.snapshot, out.rootRef, kind, expected: kept)
+    }
+
+    private static let kinds: [(ColumnType, Bool)] = [(.int, false), (.bool, false), (.bool, true), (.double, false), (.double, true),
+                                                       (.string, false), (.string, true), (.timestamp, false), (.timestamp, true)]
+
+    /// A leaf of `count` random values; strings at most `longest` bytes (short ≤ 15, medium ≤ 63).
+    private static func leaf(_ type: ColumnType, nullable: Bool, count: Int, longest: Int, _ rng: inout SplitMix64) -> [Value] {
+        (0..<count).map { _ in
+            if type == .string {
+                if nullable && rng.below(6) == 0 { return .null }
+                return .string((0..<Int(rng.below(UInt64(longest + 1)))).map { _ in UInt8(0x61 + rng.below(26)) })
+            }
+            return ColumnCellsTests.randomValue(type, nullable: nullable, &rng)
+        }
+    }
+
+    func testFilteredLeavesHoldTheKeptValuesAsTheGeneralPathReadsThem() throws {
+        var filtered = 0
+        for (index, (type, nullable)) in Self.kinds.enumerated() {
+            let column = ColumnCellsTests.column(type, nullable: nullable)
+            let kind = ColumnCells.Kind(column, enumerated: false)
+            var rng = SplitMix64(seed: UInt64(index + 11) &* 0x9E37_79B9)
+            for round in 0..<40 {
+                let count = [1, 2, 7, 64, 200, 256][round % 6]
+                let longest = [15, 63, 8][round % 3]
+                let values = Self.leaf(type, nullable: nullable, count: count, longest: longest, &rng)
+                let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: column))
+                var keep = values.map { _ in rng.below(3) != 0 }
+                if round % 5 == 0 { keep = keep.indices.map { $0 == count - 1 } }     // one row left
+                if !keep.contains(true) { keep[0] = true }
+                let what = "\(type)\(nullable ? "?" : "") round \(round), \(count) rows"
+                let general = try Self.read(laid.snapshot, laid.rootRef, kind, expected: count, keeping: keep)
+                XCTAssertNil(ColumnCellsTests.difference(general, values.indices.filter { keep[$0] }.map { values[$0] }), what)
+                let fast = try Self.filteredValues(laid.snapshot, laid.rootRef, kind, keep: keep)
+                XCTAssertNotNil(fast, "\(what): a leaf of a handled form takes the byte-level path")
+                if let fast {
+                    XCTAssertNil(ColumnCellsTests.difference(fast, general), what)
+                    filtered += 1
+                }
+            }
+        }
+        XCTAssertEqual(filtered, Self.kinds.count * 40)
+    }
+
+    /// Leaves of other forms or with values the general path would refuse or normalise are
+    /// left to it.
+    func testLeavesTheGeneralPathMustHandleAreNotFiltered() throws {
+        let keep = [true, false, true]
+        func filtered(_ values: [Value], _ type: ColumnType, nullable: Bool, as kind: ColumnCells.Kind) throws -> MutableNode? {
+            let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: ColumnCellsTests.column(type, nullable: nullable)))
+            return try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: 2)
+        }
+        let long = Value.string([UInt8](repeating: 0x62, count: 100))
+        XCTAssertNil(try filtered([long, .string([1]), long], .string, nullable: false, as: .string(nullable: false)), "big strings")
+        XCTAssertNil(try filtered([.null, .string([1]), .string([2])], .string, nullable: true, as: .string(nullable: false)), "a null kept in a required column")
+        XCTAssertNil(try filtered([.null, .int(1), .int(2)], .int, nullable: true, as: .int), "nullable ints (n + 1 elements)")
+        XCTAssertNil(try filtered([.bool(true), .null, .null], .bool, nullable: true, as: .bool(nullable: false)), "a null bool kept in a required column")
+        XCTAssertNil(try filtered([.double(1), .null, .null], .double, nullable: true, as: .double(nullable: false)), "a null double kept in a required column")
+        let ts = Value.timestamp(Timestamp(seconds: 5, nanoseconds: 0))
+        XCTAssertNil(try filtered([.null, ts, ts], .timestamp, nullable: true, as: .timestamp(nullable: false)), "a null timestamp kept in a required column")
+        XCTAssertNil(try filtered([.int(1), .int(2), .int(3)], .int, nullable: false, as: .values), "untyped columns")
+        // No rows kept: the leaf goes, or the general path writes the empty one.
+        let laid = try LaidOutIndex(try TableEncoder.encodeColumn([.int(1)], column: ColumnCellsTests.column(.int, nullable: false)))
+        XCTAssertNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: [false], kept: 0))
+    }
+
+    /// Real leaves of the fixtures, every third row removed.
+    func testFixtureLeavesFilterAsTheyDecode() throws {
+        var filtered = 0
+        for fixture in ["realm-core/alltypes.realm", "realm-core/basic.realm", "realm-core/large.realm", "realm-core/churn.realm"] {
+            let snapshot = try Snapshot(path: Fixtures.path(fixture))
+            for table in snapshot.tables {
+                guard let root = table.clusterRef else { continue }
+                let models = try snapshot.columnModels(table)
+                try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
+                    let slots = leaf.node.ints()
+                    for (c, column) in table.columns.enumerated() where 1 + column.leafIndex < slots.count {
+                        let ref = Int(slots[1 + column.leafIndex])
+                        guard ref != 0, ref & 1 == 0, leaf.count > 1 else { continue }
+                        let kind = ColumnCells.Kind(models[c], enumerated: table.enumValuesRef(for: column) != nil)
+                        let keep = (0..<leaf.count).map { $0 % 3 != 1 }
+                        let what = "\(fixture) \(table.name).\(column.name) leaf \(leaf.node.ref)"
+                        do {
+                            let general = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count, keeping: keep)
+                            guard let fast = try Self.filteredValues(snapshot, ref, kind, keep: keep) else { continue }
+                            XCTAssertNil(ColumnCellsTests.difference(fast, (0..<general.count).map { general[$0] }), what)
+                            filtered += 1
+                        } catch {
+                            XCTFail("\(what): \(error)")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(filtered, 50, "fixture leaves were filtered byte by byte")
+    }
+
+    /// Damaged leaves: every byte of laid-out leaves (and their sub-arrays) changed in turn.
+    /// The filter gives nil, throws `FormatError`, or gives a leaf that reads as the general
+    /// path reads the damaged leaf.
+    func testDamagedLeavesNeverTrapAndNeverDisagree() throws {
+        var rng = SplitMix64(seed: 99)
+        var agreed = 0
+        for (type, nullable) in Self.kinds {
+            let column = ColumnCellsTests.column(type, nullable: nullable)
+            let kind = ColumnCells.Kind(column, enumerated: false)
+            for longest in type == .string ? [15, 40] : [0] {
+                let values = Self.leaf(type, nullable: nullable, count: 20, longest: longest, &rng)
+                let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: column))
+                let keep = values.indices.map { $0 % 4 != 2 }
+                for position in 24..<laid.bytes.count {
+                    for replacement in [UInt8(0), 0xFF, laid.bytes[position] ^ 0x15] where replacement != laid.bytes[position] {
+                        var bytes = laid.bytes
+                        bytes[position] = replacement
+                        guard let snapshot = try? Snapshot(image: ByteImage(bytes: bytes)) else { continue }
+                        let fast: [Value]?
+                        do { fast = try Self.filteredValues(snapshot, laid.rootRef, kind, keep: keep) } catch is FormatError { continue }
+                        guard let fast else { continue }
+                        let what = "\(type)\(nullable ? "?" : "") byte \(position) = \(replacement)"
+                        do {
+                            let general = try Self.read(snapshot, laid.rootRef, kind, expected: values.count, keeping: keep)
+                            XCTAssertNil(ColumnCellsTests.difference(fast, general), what)
+                            agreed += 1
+                        } catch {
+                            XCTFail("\(what): the general path refuses the leaf (\(error)) the filter accepted")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(agreed, 100)
+    }
+}
