@@ -303,6 +303,11 @@ final class SearchIndexTests: XCTestCase {
             XCTAssertEqual(SearchIndexVerifier.verify(snapshot: b.snapshot, rootRef: b.rootRef, columnType: type, values: values,
                                                       requireValueOrder: true, maxNodeSize: nodeSize), [], name)
             XCTAssertTrue(b.bytes.count > 1000, "\(name): a tree of several nodes was built")
+            // Built through a permutation of unsorted entries: the same bytes.
+            let shuffled = entries.indices.reversed().map { entries[$0] }
+            let viaOrder = try writer.build(shuffled, order: Array(shuffled.indices.reversed()))
+            XCTAssertEqual(try LaidOutIndex(viaOrder).bytes, b.bytes, "\(name): built through an order")
+            XCTAssertThrowsError(try writer.build(shuffled, order: [0]), "\(name): an order of the wrong length")
         }
         let empty = try SearchIndexWriter(columnType: .int) { _ throws(FormatError) in .null }.build(sorted: [])
         XCTAssertEqual(empty.count, 1, "no entries: an empty leaf")

@@ -12,10 +12,20 @@ extension SearchIndexWriter {
     /// `entries` sorted by level-0 key, level-1 key, then ObjKey (the order `TableEditor`
     /// flushes new entries in); `unique` as for `insert`.
     public func build(sorted entries: [(value: Value, key: Int64)], unique: Bool = false) throws(FormatError) -> MutableNode {
+        try build(entries, order: nil, unique: unique)
+    }
+
+    /// The same, over `entries` taken in `order` (positions into `entries`, nil: as they are),
+    /// so that a large batch is not copied into index order first.
+    func build(_ entries: [(value: Value, key: Int64)], order: [Int]?, unique: Bool = false) throws(FormatError) -> MutableNode {
+        if let order, order.count != entries.count {
+            throw .cannotWrite(reason: "search index build: \(order.count) positions for \(entries.count) entries")
+        }
+        func entry(_ j: Int) -> (value: Value, key: Int64) { entries[order?[j] ?? j] }
         // Level-0 keys first (this also refuses a value the column cannot index).
         var levelKeys = [Int64]()
         levelKeys.reserveCapacity(entries.count)
-        for e in entries { levelKeys.append(Int64(try levelKey(e.value))) }
+        for j in entries.indices { levelKeys.append(Int64(try levelKey(entry(j).value))) }
         // A leaf's slots and keys are gathered in plain arrays and become nodes when full.
         var leaves: [MutableNode] = []
         var keys: [Int64] = [], slots: [Int64] = [0], children: [(Int, MutableNode)] = []
@@ -36,11 +46,14 @@ extension SearchIndexWriter {
             if keys.count == maxNodeSize { closeLeaf() }
             keys.append(key)
             if end == i + 1 {
-                slots.append(Self.tagged(entries[i].key))
+                slots.append(Self.tagged(entry(i).key))
             } else {
                 // A one-key leaf gathers the group; its single entry moves into the new leaf.
                 var group = Self.makeEmpty()
-                for e in entries[i..<end] { group = try insert(e.value, objKey: e.key, into: group, unique: unique) }
+                for j in i..<end {
+                    let e = entry(j)
+                    group = try insert(e.value, objKey: e.key, into: group, unique: unique)
+                }
                 guard !group.isInner, let entry = group.loadedChild(1) else {
                     throw .cannotWrite(reason: "search index entries sharing key \(key) did not make one entry")
                 }

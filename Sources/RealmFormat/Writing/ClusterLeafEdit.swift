@@ -88,6 +88,19 @@ final class ClusterLeafEdit {
         return lo
     }
 
+    /// `lowerBound` for the next of a run of ascending keys: a mass removal or lookup of
+    /// sorted keys usually finds the next one within a few rows of the previous one, so those
+    /// rows are tried one by one before the binary search over the rest.
+    static func nextLowerBound(_ key: Int64, in keys: [Int64], from start: Int) -> Int {
+        var i = start
+        let stop = Swift.min(start + 8, keys.count)
+        while i < stop {
+            if keys[i] >= key { return i }
+            i += 1
+        }
+        return lowerBound(key, in: keys, from: i)
+    }
+
     /// The committed ref of the column array with `leafIndex`, nil when absent.
     func originalColumnRef(_ leafIndex: Int) -> Int? {
         let slot = 1 + leafIndex

@@ -129,7 +129,7 @@ public final class TableEditor {
                 leafKeys = leaf.keys
                 row = 0
             }
-            row = ClusterLeafEdit.lowerBound(key, in: leafKeys, from: row)
+            row = ClusterLeafEdit.nextLowerBound(key, in: leafKeys, from: row)
             if row < leafKeys.count && leafKeys[row] == key { out.append(key) }
         }
         return out
@@ -298,7 +298,7 @@ public final class TableEditor {
             var rows: [Int] = []
             var row = 0
             while i < sorted.count, nextBase.map({ sorted[i] < $0 }) ?? true {
-                row = ClusterLeafEdit.lowerBound(sorted[i], in: leafKeys, from: row)
+                row = ClusterLeafEdit.nextLowerBound(sorted[i], in: leafKeys, from: row)
                 if row < leafKeys.count, leafKeys[row] == sorted[i], rows.last != row { rows.append(row) }
                 i += 1
             }
@@ -601,7 +601,7 @@ public final class TableEditor {
         if !root.isInner && root.count == 1 {
             // An empty index (a new table, a rebuild): built level by level, the same tree.
             snapshot.resetWorkBudget()
-            let built = try writer.build(sorted: order.map { pending[$0] }, unique: unique)
+            let built = try writer.build(pending, order: order, unique: unique)
             try transaction.releaseSubtree(root)
             indexRoots[c] = built
             return
