@@ -105,36 +105,57 @@ final class ColumnCellsTests: XCTestCase {
         }
     }
 
-    /// Real leaves read typed give exactly what `decodeColumn` gives, for every column of
-    /// every table of the fixtures that realmsh writes to.
-    func testFixtureLeavesDecodeAsDecodeColumnDecodesThem() throws {
-        var typedColumns = 0
+    /// One column leaf of a fixture, with what a test needs to read it.
+    struct FixtureLeaf {
+        let snapshot: Snapshot
+        let table: Table
+        let column: Column
+        let kind: ColumnCells.Kind
+        let ref: Int
+        let count: Int
+        let description: String
+    }
+
+    /// Every column leaf of every table of the fixtures that realmsh writes to.
+    static func forEachFixtureLeaf(_ body: (FixtureLeaf) throws -> Void) throws {
         for fixture in ["realm-core/alltypes.realm", "realm-core/basic.realm", "realm-core/large.realm", "realm-core/churn.realm"] {
             let snapshot = try Snapshot(path: Fixtures.path(fixture))
             for table in snapshot.tables {
                 guard let root = table.clusterRef else { continue }
                 let models = try snapshot.columnModels(table)
+                var leaves: [(ref: Int, slots: [Int64], count: Int)] = []
                 try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
-                    let slots = leaf.node.ints()
-                    for (c, column) in table.columns.enumerated() where 1 + column.leafIndex < slots.count {
-                        let ref = Int(slots[1 + column.leafIndex])
+                    leaves.append((leaf.node.ref, leaf.node.ints(), leaf.count))
+                }
+                for leaf in leaves {
+                    for (c, column) in table.columns.enumerated() where 1 + column.leafIndex < leaf.slots.count {
+                        let ref = Int(leaf.slots[1 + column.leafIndex])
                         guard ref != 0, ref & 1 == 0 else { continue }
-                        let kind = ColumnCells.Kind(models[c], enumerated: table.enumValuesRef(for: column) != nil)
-                        let cells = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count)
-                        let values = try snapshot.decodeColumn(ref, column: column, of: table)
-                        let what = "\(fixture) \(table.name).\(column.name) leaf \(leaf.node.ref)"
-                        XCTAssertNil(Self.difference((0..<cells.count).map { cells[$0] }, values), what)
-                        // Reading only some rows (a removal) gives those rows.
-                        let keep = values.indices.map { $0 % 3 != 1 }
-                        let some = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count, keeping: keep)
-                        XCTAssertNil(Self.difference((0..<some.count).map { some[$0] }, values.indices.filter { keep[$0] }.map { values[$0] }),
-                                     "\(what), every third row left out")
-                        XCTAssertThrowsError(try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count + 1),
-                                             "\(what): a leaf with fewer values than objects is corrupt")
-                        if kind != .values { typedColumns += 1 }
+                        try body(FixtureLeaf(snapshot: snapshot, table: table, column: column,
+                                             kind: ColumnCells.Kind(models[c], enumerated: table.enumValuesRef(for: column) != nil),
+                                             ref: ref, count: leaf.count, description: "\(fixture) \(table.name).\(column.name) leaf \(leaf.ref)"))
                     }
                 }
             }
+        }
+    }
+
+    /// Real leaves read typed give exactly what `decodeColumn` gives, for every column of
+    /// every table of the fixtures that realmsh writes to.
+    func testFixtureLeavesDecodeAsDecodeColumnDecodesThem() throws {
+        var typedColumns = 0
+        try Self.forEachFixtureLeaf { f in
+            let cells = try ColumnCells.decode(f.snapshot, ref: f.ref, kind: f.kind, column: f.column, of: f.table, expected: f.count)
+            let values = try f.snapshot.decodeColumn(f.ref, column: f.column, of: f.table)
+            XCTAssertNil(Self.difference((0..<cells.count).map { cells[$0] }, values), f.description)
+            // Reading only some rows (a removal) gives those rows.
+            let keep = values.indices.map { $0 % 3 != 1 }
+            let some = try ColumnCells.decode(f.snapshot, ref: f.ref, kind: f.kind, column: f.column, of: f.table, expected: f.count, keeping: keep)
+            XCTAssertNil(Self.difference((0..<some.count).map { some[$0] }, values.indices.filter { keep[$0] }.map { values[$0] }),
+                         "\(f.description), every third row left out")
+            XCTAssertThrowsError(try ColumnCells.decode(f.snapshot, ref: f.ref, kind: f.kind, column: f.column, of: f.table, expected: f.count + 1),
+                                 "\(f.description): a leaf with fewer values than objects is corrupt")
+            if f.kind != .values { typedColumns += 1 }
         }
         XCTAssertGreaterThan(typedColumns, 50, "typed leaves were read")
     }

@@ -96,29 +96,16 @@ final class LeafRowFilterTests: XCTestCase {
     /// Real leaves of the fixtures, every third row removed.
     func testFixtureLeavesFilterAsTheyDecode() throws {
         var filtered = 0
-        for fixture in ["realm-core/alltypes.realm", "realm-core/basic.realm", "realm-core/large.realm", "realm-core/churn.realm"] {
-            let snapshot = try Snapshot(path: Fixtures.path(fixture))
-            for table in snapshot.tables {
-                guard let root = table.clusterRef else { continue }
-                let models = try snapshot.columnModels(table)
-                try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
-                    let slots = leaf.node.ints()
-                    for (c, column) in table.columns.enumerated() where 1 + column.leafIndex < slots.count {
-                        let ref = Int(slots[1 + column.leafIndex])
-                        guard ref != 0, ref & 1 == 0, leaf.count > 1 else { continue }
-                        let kind = ColumnCells.Kind(models[c], enumerated: table.enumValuesRef(for: column) != nil)
-                        let keep = (0..<leaf.count).map { $0 % 3 != 1 }
-                        let what = "\(fixture) \(table.name).\(column.name) leaf \(leaf.node.ref)"
-                        do {
-                            let general = try ColumnCells.decode(snapshot, ref: ref, kind: kind, column: column, of: table, expected: leaf.count, keeping: keep)
-                            guard let fast = try Self.filteredValues(snapshot, ref, kind, keep: keep) else { continue }
-                            XCTAssertNil(ColumnCellsTests.difference(fast, (0..<general.count).map { general[$0] }), what)
-                            filtered += 1
-                        } catch {
-                            XCTFail("\(what): \(error)")
-                        }
-                    }
-                }
+        try ColumnCellsTests.forEachFixtureLeaf { f in
+            guard f.count > 1 else { return }
+            let keep = (0..<f.count).map { $0 % 3 != 1 }
+            do {
+                let general = try ColumnCells.decode(f.snapshot, ref: f.ref, kind: f.kind, column: f.column, of: f.table, expected: f.count, keeping: keep)
+                guard let fast = try Self.filteredValues(f.snapshot, f.ref, f.kind, keep: keep) else { return }
+                XCTAssertNil(ColumnCellsTests.difference(fast, (0..<general.count).map { general[$0] }), f.description)
+                filtered += 1
+            } catch {
+                XCTFail("\(f.description): \(error)")
             }
         }
         XCTAssertGreaterThan(filtered, 50, "fixture leaves were filtered byte by byte")
