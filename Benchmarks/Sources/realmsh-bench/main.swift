@@ -35,22 +35,23 @@ let tmp = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
 let work = options["work"] ?? tmp + "/realmsh-bench"
 mkdir(work, 0o755)
 
+/// `--rows`, `--runs` (default `runs`) and `--only`; a bad number prints the usage, exit 64.
+@MainActor func settings(defaultRuns runs: Int) -> (rows: Int, runs: Int, only: Set<String>?) {
+    guard let rows = Int(options["rows"] ?? "1000000"), rows > 0, let runs = Int(options["runs"] ?? String(runs)), runs > 0 else {
+        print(usage)
+        exit(64)
+    }
+    return (rows, runs, options["only"].map { Set($0.split(separator: ",").map(String.init)) })
+}
+
 do {
     switch command {
     case "query":
-        guard let rows = Int(options["rows"] ?? "1000000"), rows > 0, let runs = Int(options["runs"] ?? "11"), runs > 0 else {
-            print(usage)
-            exit(64)
-        }
-        let only = options["only"].map { Set($0.split(separator: ",").map(String.init)) }
-        try QueryWorkloads(rows: rows, runs: runs, work: work, only: only).run()
+        let s = settings(defaultRuns: 11)
+        try QueryWorkloads(rows: s.rows, runs: s.runs, work: work, only: s.only).run()
     case "write":
-        guard let rows = Int(options["rows"] ?? "1000000"), rows > 0, let runs = Int(options["runs"] ?? "5"), runs > 0 else {
-            print(usage)
-            exit(64)
-        }
-        let only = options["only"].map { Set($0.split(separator: ",").map(String.init)) }
-        try WriteWorkloads(rows: rows, runs: runs, work: work, only: only).run()
+        let s = settings(defaultRuns: 5)
+        try WriteWorkloads(rows: s.rows, runs: s.runs, work: work, only: s.only).run()
     default:
         print(usage)
         exit(64)

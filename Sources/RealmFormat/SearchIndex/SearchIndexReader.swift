@@ -99,27 +99,16 @@ public struct SearchIndexReader {
         var count = 0
         var first: Int64?, last: Int64?
         func visit(_ ref: Int, depth: Int) throws(FormatError) {
-            let node = try snapshot.node(ref)
-            guard node.header.widthType == .bits else {
-                throw .corrupt(offset: ref, reason: "search index duplicate list is not an integer array")
-            }
+            let node = try listNode(ref, depth: depth)
             guard node.isInner else {
-                guard !node.hasRefs else {
-                    throw .corrupt(offset: ref, reason: "search index duplicate list leaf has the has-refs flag")
-                }
                 guard node.count > 0 else { return }
                 if first == nil { first = node.int(0) }
                 last = node.int(node.count - 1)
                 count += node.count
                 return
             }
-            guard depth < Self.maxListDepth, node.hasRefs, node.count >= 3 else {
-                throw .corrupt(offset: ref, reason: "search index duplicate list inner node is malformed or too deep")
-            }
             for j in 1...(node.count - 2) {
-                guard let child = node.ref(j) else {
-                    throw .corrupt(offset: ref, reason: "search index duplicate list child \(j - 1) is not a ref")
-                }
+                let child = try listChild(node, j)
                 try visit(child, depth: depth + 1)
             }
         }
@@ -322,6 +311,32 @@ public struct SearchIndexReader {
         return target.context ? .subIndex(Int(v)) : .list(Int(v))
     }
 
+    /// A node of a duplicate list (§11), checked as both list walks need it: an integer array;
+    /// a leaf without the has-refs flag; an inner node with refs, children and a size slot,
+    /// no deeper than `maxListDepth`.
+    private func listNode(_ ref: Int, depth: Int) throws(FormatError) -> Node {
+        let node = try snapshot.node(ref)
+        guard node.header.widthType == .bits else {
+            throw .corrupt(offset: ref, reason: "search index duplicate list is not an integer array")
+        }
+        if node.isInner {
+            guard depth < Self.maxListDepth, node.hasRefs, node.count >= 3 else {
+                throw .corrupt(offset: ref, reason: "search index duplicate list inner node is malformed or too deep")
+            }
+        } else if node.hasRefs {
+            throw .corrupt(offset: ref, reason: "search index duplicate list leaf has the has-refs flag")
+        }
+        return node
+    }
+
+    /// Child `j` (slot 1 … count − 2) of an inner duplicate-list node.
+    private func listChild(_ node: Node, _ j: Int) throws(FormatError) -> Int {
+        guard let child = node.ref(j) else {
+            throw .corrupt(offset: node.ref, reason: "search index duplicate list child \(j - 1) is not a ref")
+        }
+        return child
+    }
+
     /// The ObjKeys of a duplicate list (a B+tree of int64, §11), in stored order.
     public func listKeys(_ ref: Int) throws(FormatError) -> [Int64] {
         try listKeys(ref, maxNodeSize: .max, irregularity: { _, _ in })
@@ -333,22 +348,13 @@ public struct SearchIndexReader {
         var out = [Int64]()
         /// Returns the number of elements below `ref`.
         func visit(_ ref: Int, depth: Int) throws(FormatError) -> Int {
-            let node = try snapshot.node(ref)
-            guard node.header.widthType == .bits else {
-                throw .corrupt(offset: ref, reason: "search index duplicate list is not an integer array")
-            }
+            let node = try listNode(ref, depth: depth)
             guard node.isInner else {
-                guard !node.hasRefs else {
-                    throw .corrupt(offset: ref, reason: "search index duplicate list leaf has the has-refs flag")
-                }
                 if node.count > maxNodeSize {
                     irregularity(ref, "search index duplicate list leaf holds \(node.count) keys (at most \(maxNodeSize))")
                 }
                 out += node.ints()
                 return node.count
-            }
-            guard depth < Self.maxListDepth, node.hasRefs, node.count >= 3 else {
-                throw .corrupt(offset: ref, reason: "search index duplicate list inner node is malformed or too deep")
             }
             let children = node.count - 2
             if children > maxNodeSize {
@@ -356,9 +362,7 @@ public struct SearchIndexReader {
             }
             var sizes = [Int]()
             for j in 1...children {
-                guard let child = node.ref(j) else {
-                    throw .corrupt(offset: ref, reason: "search index duplicate list child \(j - 1) is not a ref")
-                }
+                let child = try listChild(node, j)
                 let n = try visit(child, depth: depth + 1)
                 if n == 0 { irregularity(child, "search index duplicate list has an empty node below the root") }
                 sizes.append(n)
