@@ -11,14 +11,8 @@ extension Snapshot {
                 guard let enumValues else {
                     throw .corrupt(offset: ref, reason: "enumerated string leaf without a value list")
                 }
-                let values = try decodeStrings(enumValues)
-                return try (0..<node.count).map { i throws(FormatError) in
-                    let v = Int(node.int(i))
-                    guard v >= 0, v < values.count else {
-                        throw .corrupt(offset: ref, reason: "enumerated string index \(v) is outside its value list")
-                    }
-                    return values[v]
-                }
+                let list = try enumValueList(enumValues)
+                return try (0..<node.count).map { i throws(FormatError) in try list.value(node.int(i), leafRef: ref) }
             default:
                 throw .corrupt(offset: ref, reason: "string leaf with width type 'ignore'")
             }

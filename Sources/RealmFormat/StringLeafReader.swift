@@ -1,7 +1,8 @@
 /// A string leaf read in place (realm-format.md §9.4), for scans that test each value without
 /// decoding the leaf into arrays: a value is handed out as a `Span` over the file's bytes (short
 /// strings: their slot; medium: their stretch of the blob; big: their own blob node), or nil for
-/// null. Only enumerated leaves and chunked big blobs are decoded (rare: §9.4.4, §9.6).
+/// null; enumerated leaves (§9.4.4) through their column's value list, decoded once per
+/// snapshot. Only chunked big blobs are decoded (rare: §9.6).
 ///
 /// Everything read from disk is checked before it is used: the node extents when the reader is
 /// made (`Node`), each medium value's offsets and each big value's blob when that value is read
@@ -14,7 +15,9 @@ public struct StringLeafReader {
         case medium
         /// §9.4.3: one blob ref per value, 0 = null.
         case big
-        /// §9.4.4 and anything decoded: the values themselves.
+        /// §9.4.4: positions in the column's value list, read in place.
+        case enumerated
+        /// Anything decoded: the values themselves.
         case decoded
     }
 
@@ -31,6 +34,8 @@ public struct StringLeafReader {
     private let offsetsRef: Int
     private let bigNode: Node?
     private let decoded: [[UInt8]?]
+    /// Enumerated: the column's value list (`offsets` holds the positions).
+    private let list: EnumValueList?
     private let snapshot: Snapshot
     public let count: Int
 
@@ -40,11 +45,19 @@ public struct StringLeafReader {
         let node = try snapshot.node(ref)
         var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
         var width = 0, offsets = PackedInts(), nulls = PackedInts()
-        var bigNode: Node?, decoded = [[UInt8]?]()
+        var bigNode: Node?, decoded = [[UInt8]?](), list: EnumValueList?
         if !node.hasRefs, node.header.widthType == .multiply {
             form = .short
             bytes = node.payloadBytes()
             width = node.width
+            count = node.count
+        } else if !node.hasRefs, node.header.widthType == .bits {
+            guard let enumValues else {
+                throw .corrupt(offset: ref, reason: "enumerated string leaf without a value list")
+            }
+            list = try snapshot.enumValueList(enumValues)
+            offsets = PackedInts(node)
+            form = .enumerated
             count = node.count
         } else if !node.hasRefs {
             decoded = try snapshot.decodeStrings(ref, nullable: true, enumValues: enumValues)
@@ -77,6 +90,7 @@ public struct StringLeafReader {
         self.nulls = nulls
         self.bigNode = bigNode
         self.decoded = decoded
+        self.list = list
     }
 
     /// `test` applied to value `i` (0 ..< count): its bytes without the terminator, or nil for
@@ -120,10 +134,27 @@ public struct StringLeafReader {
             guard payload.count >= 1 else { throw .corrupt(offset: r, reason: "string blob without its terminating byte") }
             let value = UnsafeRawBufferPointer(rebasing: payload[0..<(payload.count &- 1)]).assumingMemoryBound(to: UInt8.self)
             return test(Span(_unsafeElements: value))
+        case .enumerated:
+            guard let v = try list!.value(offsets.int(i), leafRef: offsetsRef) else { return test(nil) }
+            return test(v.span)
         case .decoded:
             guard let v = decoded[i] else { return test(nil) }
             return test(v.span)
         }
+    }
+
+    /// Whether the leaf is enumerated (§9.4.4): its values are positions in a value list.
+    public var isEnumerated: Bool { form == .enumerated }
+
+    /// An enumerated leaf's value `i` as its position in the column's value list, checked
+    /// against the list (a scan that decided each listed value once looks its verdict up).
+    @inline(__always)
+    public func position(_ i: Int) throws(FormatError) -> Int {
+        let p = offsets.int(i)
+        guard let list, p >= 0, p < Int64(list.count) else {
+            throw .corrupt(offset: offsetsRef, reason: "enumerated string index \(p) is outside its value list")
+        }
+        return Int(p)
     }
 
     /// Value `i` copied out (nil for null).

@@ -145,12 +145,24 @@ struct Evaluator {
             }
         default:
             let enumValues = table.table.enumValuesRef(for: d.column)
+            // An enumerated column (§9.4.4): the condition is decided once for each value of
+            // its list, and each object's position then picks that verdict, as realm-core
+            // decides a condition on the key list first.
+            let verdicts = try enumValues.map { r in
+                try snapshot.enumValueList(r).values.map { v in v.map { d.matchesBytes($0.span) } ?? d.matchesBytes(nil) }
+            }
             try forEachLeaf(leaves, candidates, open: { l throws -> StringLeafReader in
                 let values = try StringLeafReader(snapshot, ref: ref(l), enumValues: enumValues)
                 try check(values.count, l)
                 return values
             }) { l, values in
                 let start = leaves[l].start
+                if let verdicts, values.isEnumerated {
+                    try candidates.forEach(in: start, start + values.count) { row in
+                        if verdicts[try values.position(row - start)] { out.insert(row) }
+                    }
+                    return
+                }
                 try candidates.forEach(in: start, start + values.count) { row in
                     if try values.matches(row - start, { d.matchesBytes($0) }) { out.insert(row) }
                 }

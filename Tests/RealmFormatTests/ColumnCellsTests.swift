@@ -40,7 +40,7 @@ final class ColumnCellsTests: XCTestCase {
                                            (.string, false), (.string, true), (.timestamp, false), (.timestamp, true)]
         for (index, (type, nullable)) in kinds.enumerated() {
             let column = Self.column(type, nullable: nullable)
-            let kind = ColumnCells.Kind(column, enumerated: false)
+            let kind = ColumnCells.Kind(column, enumValues: nil)
             XCTAssertNotEqual(kind, .values, "\(type) is kept typed")
             var rng = SplitMix64(seed: UInt64(index + 3) &* 0x9E37_79B9)
             var cells = ColumnCells(kind: kind)
@@ -92,7 +92,7 @@ final class ColumnCellsTests: XCTestCase {
             let column = Self.column(type, nullable: nullable)
             var rng = SplitMix64(seed: 7)
             let good = Self.randomValue(type, nullable: false, &rng)
-            var cells = ColumnCells(kind: ColumnCells.Kind(column, enumerated: false))
+            var cells = ColumnCells(kind: ColumnCells.Kind(column, enumValues: nil))
             cells.append(good)
             cells.append(bad)
             cells.append(good)
@@ -132,7 +132,7 @@ final class ColumnCellsTests: XCTestCase {
                         let ref = Int(leaf.slots[1 + column.leafIndex])
                         guard ref != 0, ref & 1 == 0 else { continue }
                         try body(FixtureLeaf(snapshot: snapshot, table: table, column: column,
-                                             kind: ColumnCells.Kind(models[c], enumerated: table.enumValuesRef(for: column) != nil),
+                                             kind: ColumnCells.Kind(models[c], enumValues: try table.enumValuesRef(for: column).map { r throws(FormatError) in EnumValueWriter(committed: try snapshot.enumValueList(r)) }),
                                              ref: ref, count: leaf.count, description: "\(fixture) \(table.name).\(column.name) leaf \(leaf.ref)"))
                     }
                 }

@@ -47,7 +47,7 @@ final class LeafRowFilterTests: XCTestCase {
         var filtered = 0
         for (index, (type, nullable)) in Self.kinds.enumerated() {
             let column = ColumnCellsTests.column(type, nullable: nullable)
-            let kind = ColumnCells.Kind(column, enumerated: false)
+            let kind = ColumnCells.Kind(column, enumValues: nil)
             var rng = SplitMix64(seed: UInt64(index + 11) &* 0x9E37_79B9)
             for round in 0..<40 {
                 let count = [1, 2, 7, 64, 200, 256][round % 6]
@@ -119,7 +119,7 @@ final class LeafRowFilterTests: XCTestCase {
         var agreed = 0
         for (type, nullable) in Self.kinds {
             let column = ColumnCellsTests.column(type, nullable: nullable)
-            let kind = ColumnCells.Kind(column, enumerated: false)
+            let kind = ColumnCells.Kind(column, enumValues: nil)
             for longest in type == .string ? [15, 40] : [0] {
                 let values = Self.leaf(type, nullable: nullable, count: 20, longest: longest, &rng)
                 let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: column))

@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 import RealmTestSupport
 import XCTest
 
@@ -36,6 +37,50 @@ final class CompactAndCryptTests: XCTestCase {
             compacted += 1
         }
         XCTAssertGreaterThanOrEqual(compacted, 23)
+    }
+
+    /// `--enumerate-strings 100` (realm-format.md §9.4.4): every format-24 fixture's copy
+    /// exports exactly its dump and verifies; older formats are refused with 69, unchanged.
+    func testEnumeratedCopiesOfEveryFixtureExportTheSameObjects() throws {
+        var enumerated = 0, refused = 0
+        for path in Fixtures.allRealmFiles() where !Fixtures.isEncrypted(path) {
+            guard let expected = Fixtures.expectedDump(for: path) else { continue }
+            let out = dir + "/enumerated-\(enumerated + refused).realm"
+            let run = realmsh("compact", "--enumerate-strings", "100", "-o", out, path)
+            if run.code == 69 {
+                XCTAssertTrue(run.stderr.contains("needs a format-24 file"), "\(path): \(run.stderr)")
+                XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(path): refused, yet \(out) was written")
+                refused += 1
+                continue
+            }
+            XCTAssertEqual(run.code, 0, "\(path): \(run.stderr)")
+            let export = realmsh("export", out)
+            if let difference = DumpDifference.describe(fixture: "enumerated " + path, expected: expected, actual: Data(export.stdout)) {
+                XCTFail(difference)
+            }
+            let verify = realmsh("verify", out)
+            XCTAssertEqual(verify.code, 0, "enumerated \(path): \(verify.out)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("realmsh-") }
+            XCTAssertEqual(leftovers, [], "scratch files left behind after \(path)")
+            enumerated += 1
+        }
+        XCTAssertGreaterThanOrEqual(enumerated, 8)
+        XCTAssertGreaterThanOrEqual(refused, 1)
+    }
+
+    func testEnumerationReportsEachStringPropertyAndHonoursThePercentage() throws {
+        let out = dir + "/basic-enumerated.realm"
+        let run = realmsh("compact", "--enumerate-strings", "75", "-o", out, Fixtures.path("realm-core/basic.realm"))
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertEqual(run.stdout, [])
+        XCTAssertTrue(run.stderr.contains("Person.email: 7 distinct values in 10 objects (70 %): enumerated\n"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("Person.name: 10 distinct values in 10 objects (100 %): left as it is (more than 75 %)\n"), run.stderr)
+        let table = try XCTUnwrap(try Snapshot(path: out).table(named: "class_Person"))
+        XCTAssertEqual(table.columns.filter { table.enumValuesRef(for: $0) != nil }.map(\.name), ["email"])
+        for bad in ["101", "-1", "ten"] {
+            let refused = realmsh("compact", "--enumerate-strings", bad, "-o", dir + "/x.realm", Fixtures.path("realm-core/basic.realm"))
+            XCTAssertEqual(refused.code, 64, "--enumerate-strings \(bad): \(refused.stderr)")
+        }
     }
 
     func testCompactionIsNoLargerThanRealmCoresOwn() throws {

@@ -8,6 +8,9 @@ import RealmQuery
 /// against SQLite (one prepared statement reused, one transaction, `synchronous=FULL`, WAL):
 ///
 /// - 1: bulk insert of all rows, timed from creating the (absent) file to the commit done;
+/// - 1b: the workload-1 file copied for shipping: realmsh enumerates the string properties
+///   with at most 10 % distinct values (realm-format.md §9.4.4, as realm-core's realm-enumerate
+///   does) and compacts; SQLite `VACUUM INTO`;
 /// - 9': upsert 100,000 objects by primary key (the §2.4 keys, setting `age = 7`; SQLite
 ///   `UPDATE … WHERE id = ?` prepared once), on a fresh copy of the workload-1 file;
 /// - 10: `score = score + 1` for every object with `age < 10`, run again and again on one
@@ -51,6 +54,26 @@ struct WriteWorkloads {
         insert.sizes = (fileSize(realmPath), fileSize(sqlitePath) + fileSize(sqlitePath + "-wal"))
         table.append(insert)
         try SQLiteDB(path: sqlitePath).exec("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        // 1b: the file as shipped in an app bundle: realm-enumerate's "enumerate the string
+        // properties with at most 10 % distinct values, then compact" against SQLite's VACUUM.
+        if wanted("1b") {
+            var bundle = Row(id: "1b", title: "bundle copy of 1 (strings ≤ 10 % distinct enumerated)")
+            let realmOut = "\(work)/write-bundle.realm", sqliteOut = "\(work)/write-bundle.sqlite"
+            try rounds(&bundle, realm: (setup: { removeRealm(realmOut) }, run: {
+                let (copy, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), scratchPath: realmOut + ".scratch",
+                                                        maxDistinctPercent: 10)
+                try RealmFiles.writeFile(realmOut, try Compactor.compact(copy), sync: true)
+            }), sqlite: (setup: { removeSQLite(sqliteOut) }, run: {
+                try SQLiteFile.open(sqlitePath).exec("VACUUM INTO '\(sqliteOut)'")
+            }), check: {
+                try expect(try count(realmOut, "TRUEPREDICATE") == rows, "workload 1b: the bundle lost objects")
+                try expect(try count(realmOut, "name BEGINSWITH 'B'") == (try count(realmPath, "name BEGINSWITH 'B'")),
+                           "workload 1b: the enumerated names read differently")
+            })
+            bundle.sizes = (fileSize(realmOut), fileSize(sqliteOut))
+            table.append(bundle)
+        }
 
         let realmCopy = "\(work)/write-copy.realm", sqliteCopy = "\(work)/write-copy.sqlite"
         let keys = People.lookupKeys().map { $0 % Int64(rows) }

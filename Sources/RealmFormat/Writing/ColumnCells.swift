@@ -15,10 +15,17 @@ struct ColumnCells {
         case double(nullable: Bool)    // the null pattern for null (§9.3)
         case string(nullable: Bool)
         case timestamp(nullable: Bool)
+        /// An enumerated string column (§9.4.4): positions in its value list, kept as integers.
+        case enumerated(EnumValueWriter, nullable: Bool)
         case values
 
-        init(_ column: TableModel.ColumnModel, enumerated: Bool) {
-            guard column.collection == nil, !column.isBacklink, !enumerated else {
+        /// `enumValues`: the column's value list when it is an enumerated string column.
+        init(_ column: TableModel.ColumnModel, enumValues: EnumValueWriter?) {
+            if let enumValues {
+                self = .enumerated(enumValues, nullable: column.isNullable)
+                return
+            }
+            guard column.collection == nil, !column.isBacklink else {
                 self = .values
                 return
             }
@@ -47,7 +54,7 @@ struct ColumnCells {
     init(kind: Kind) {
         self.kind = kind
         switch kind {
-        case .int, .bool: form = .integers
+        case .int, .bool, .enumerated: form = .integers
         case .double: form = .doubles
         case .string: form = .strings
         case .timestamp: form = .timestamps
@@ -74,8 +81,11 @@ struct ColumnCells {
         switch form {
         case .integers:
             let v = integers[row]
-            guard case .bool = kind else { return .int(v) }
-            return v == 0 ? .bool(false) : v == 1 ? .bool(true) : .null
+            switch kind {
+            case .bool: return v == 0 ? .bool(false) : v == 1 ? .bool(true) : .null
+            case let .enumerated(list, _): return list.value(at: v).map(Value.string) ?? .null
+            default: return .int(v)
+            }
         case .doubles:
             let bits = doubles[row]
             return bits == Snapshot.doubleNull ? .null : .double(Double(bitPattern: bits))
@@ -101,6 +111,9 @@ struct ColumnCells {
         case let (.integers, .int, .int(v)): put(&integers, v)
         case let (.integers, .bool, .bool(b)): put(&integers, b ? 1 : 0)
         case (.integers, .bool(nullable: true), .null): put(&integers, 3)
+        case let (.integers, .enumerated(list, _), .string(s)) where s.count <= LeafEncoder.maxStringSize:
+            put(&integers, list.position(of: s))
+        case let (.integers, .enumerated(list, nullable: true), .null): put(&integers, list.position(of: nil))
         case let (.doubles, _, .double(d)) where d.bitPattern != Snapshot.doubleNull: put(&doubles, d.bitPattern)
         case (.doubles, .double(nullable: true), .null): put(&doubles, Snapshot.doubleNull)
         case let (.strings, _, .string(s)) where s.count <= LeafEncoder.maxStringSize: strings.insert(s, at: row)
@@ -118,6 +131,9 @@ struct ColumnCells {
         case let (.integers, .int, .int(v)): integers[row] = v
         case let (.integers, .bool, .bool(b)): integers[row] = b ? 1 : 0
         case (.integers, .bool(nullable: true), .null): integers[row] = 3
+        case let (.integers, .enumerated(list, _), .string(s)) where s.count <= LeafEncoder.maxStringSize:
+            integers[row] = list.position(of: s)
+        case let (.integers, .enumerated(list, nullable: true), .null): integers[row] = list.position(of: nil)
         case let (.doubles, _, .double(d)) where d.bitPattern != Snapshot.doubleNull: doubles[row] = d.bitPattern
         case (.doubles, .double(nullable: true), .null): doubles[row] = Snapshot.doubleNull
         case let (.strings, _, .string(s)) where s.count <= LeafEncoder.maxStringSize: strings.set(row, s)
@@ -219,7 +235,19 @@ struct ColumnCells {
         case .integers:
             let node = try snapshot.plainInts(ref)
             try check(node.count)
-            if case .bool = kind {
+            if case let .enumerated(list, _) = kind {
+                guard !node.hasRefs else {
+                    throw .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' is enumerated but its leaf is not")
+                }
+                cells.integers.reserveCapacity(node.count)
+                for i in 0..<node.count where keep?[i] ?? true {
+                    let p = node.int(i)
+                    guard p >= 0, p < Int64(list.committedCount) else {
+                        throw .corrupt(offset: ref, reason: "enumerated string index \(p) is outside its value list of \(list.committedCount)")
+                    }
+                    cells.integers.append(p)
+                }
+            } else if case .bool = kind {
                 for i in 0..<node.count where keep?[i] ?? true {
                     let v = node.int(i)
                     cells.integers.append(v == 0 || v == 1 ? v : 3)
@@ -266,6 +294,9 @@ struct ColumnCells {
         switch form {
         case .integers:
             if case .bool(nullable: false) = kind, integers.contains(3) { throw LeafEncoder.nullInRequired(.bool) }
+            if case let .enumerated(list, nullable: false) = kind, let null = list.nullPosition, integers.contains(null) {
+                throw LeafEncoder.nullInRequired(.string)
+            }
             return MutableNode(integers: integers)
         case .doubles:
             if case .double(nullable: false) = kind, doubles.contains(Snapshot.doubleNull) { throw LeafEncoder.nullInRequired(.double) }
@@ -282,6 +313,14 @@ struct ColumnCells {
             }
             return LeafEncoder.timestampLeaf(timestamps)
         case .values:
+            if case .enumerated = kind {
+                // Never a plain string leaf in an enumerated column: the typed form again, or the
+                // encoder's own refusal of the value that did not fit it.
+                let typed = ColumnCells(kind: kind, values: values)
+                if typed.form == .integers { return try typed.encode(column) }
+                _ = try TableEncoder.encodeColumn(values, column: column)
+                throw .cannotWrite(reason: "column '\(column.name)': a value does not fit an enumerated string column")
+            }
             return try TableEncoder.encodeColumn(values, column: column)
         }
     }

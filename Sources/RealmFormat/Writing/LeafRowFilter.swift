@@ -5,7 +5,7 @@
 /// of the objects that stay nor encodes them again.
 ///
 /// Handled: plain int and bool arrays (§9.1, §9.2), doubles (§9.3), short and medium strings
-/// (§9.4.1, §9.4.2), timestamps (§9.7). A leaf is filtered here only when every kept value
+/// (§9.4.1, §9.4.2), timestamps (§9.7), enumerated strings' positions (§9.4.4). A leaf is filtered here only when every kept value
 /// reads back exactly as `ColumnCells.decode` then `encode` would write it; for any other leaf
 /// (another form, a null in a required column, a value the general path would normalise, a
 /// damaged offset) `filtered` returns nil and the caller takes the general path, which reads
@@ -44,6 +44,15 @@ enum LeafRowFilter {
             return try mediumStrings(snapshot, node, keep: keep, kept: kept, nullable: nullable)
         case let .timestamp(nullable):
             return try timestamps(snapshot, node, keep: keep, kept: kept, nullable: nullable)
+        case let .enumerated(list, nullable):
+            // Positions in the committed value list, copied as they are when each is one the
+            // general path would accept (in the list; not null in a required column).
+            guard isPlain(node, .bits), node.count == keep.count else { return nil }
+            for r in 0..<keep.count where keep[r] {
+                let p = node.int(r)
+                guard p >= 0, p < Int64(list.committedCount), nullable || p != list.nullPosition else { return nil }
+            }
+            return ints(node, keep: keep, leading: 0, kept: kept)
         case .values:
             return nil
         }

@@ -46,6 +46,8 @@ public final class TableEditor {
     private var unwritable: [FormatError?]
     /// How each column's cells are kept while edited.
     private var cellKinds: [ColumnCells.Kind]
+    /// Value lists of enumerated string columns, by spec index (§9.4.4).
+    private var enumValues: [Int: EnumValueWriter] = [:]
     /// Index roots being edited, by spec index.
     private var indexRoots: [Int: MutableNode] = [:]
     /// Index entries of objects made in this transaction, not yet in the trees, by column.
@@ -74,18 +76,23 @@ public final class TableEditor {
         primaryKeyColumn = pkColumn
         sequenceNumber = table.sequenceNumber
         indexedColumns = table.columns.indices.filter { table.columns[$0].hasSearchIndex || $0 == pkColumn }
-        unwritable = table.columns.map { column in
+        var unwritable = [FormatError?](), enumValues = [Int: EnumValueWriter]()
+        for (c, column) in table.columns.enumerated() {
+            var problem: FormatError?
             if column.attributes.contains(.fullText) {
-                return .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' has a full-text index, which realmsh does not maintain")
+                problem = .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' has a full-text index, which realmsh does not maintain")
+            } else if let ref = table.enumValuesRef(for: column) {
+                if column.type == .string, column.collection == nil {
+                    enumValues[c] = EnumValueWriter(committed: try transaction.snapshot.enumValueList(ref))
+                } else {
+                    problem = .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' has a string value list but is not a string column")
+                }
             }
-            if table.enumValuesRef(for: column) != nil {
-                return .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is an enumerated string column (compact the file with Realm first)")
-            }
-            return nil
+            unwritable.append(problem)
         }
-        cellKinds = zip(columns, table.columns).map { model, column in
-            ColumnCells.Kind(model, enumerated: table.enumValuesRef(for: column) != nil)
-        }
+        self.unwritable = unwritable
+        self.enumValues = enumValues
+        cellKinds = columns.enumerated().map { c, model in ColumnCells.Kind(model, enumValues: enumValues[c]) }
         guard let tables = try transaction.child(transaction.top, 1),
               let top = try transaction.child(tables, table.position), top.hasRefs, top.count >= 12 else {
             throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no table top array")
@@ -365,7 +372,7 @@ public final class TableEditor {
         guard leaf >= columnOfLeaf.count || columnOfLeaf[leaf] == nil else {
             throw .cannotWrite(reason: "table '\(table.name)': leaf index \(leaf) is in use")
         }
-        let kind = ColumnCells.Kind(column, enumerated: false)
+        let kind = ColumnCells.Kind(column, enumValues: nil)
         try guarded { () throws(FormatError) in
             try TableTopColumns.appendBacklinkColumn(column, top: top, table: table.name, transaction: transaction)
             for leaf in leaves {
@@ -406,6 +413,7 @@ public final class TableEditor {
         for leaf in droppedLeaves { if let ref = leaf.originalRef { try transaction.releaseSubtree(ref: ref) } }
         if let root = table.clusterRef { try releaseInnerNodes(root) }
         TableEncoder.put(TableEncoder.clusterRoot(over: level), in: top, at: 2)
+        try writeEnumValueLists()
         if !indexRoots.isEmpty {
             guard let indexes = try transaction.child(top, 4) else {
                 throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no search index list")
@@ -438,6 +446,92 @@ public final class TableEditor {
         }
         if let ref = leaf.originalRef { try transaction.releaseNode(ref: ref) }
         return .node(node)
+    }
+
+    // MARK: enumerated string columns
+
+    /// Whether column `c` is an enumerated string column (§9.4.4).
+    public func isEnumerated(column c: Int) -> Bool { enumValues[c] != nil }
+
+    /// The number of values in column `c`'s value list, if it is enumerated.
+    public func enumeratedValueCount(column c: Int) -> Int? { enumValues[c]?.values.count }
+
+    /// The number of distinct values (null counts as one) column `c` holds.
+    public func distinctStringCount(column c: Int) throws(FormatError) -> Int {
+        try distinctStrings(column: c).count
+    }
+
+    /// Turns string column `c` into an enumerated one, as realm-core's
+    /// `Table::enumerate_string_column` does (`realm-enumerate`, used to shrink bundled files):
+    /// a value list of the distinct values, sorted, in Spec slot 4, and in every cluster leaf
+    /// the positions of its objects' values. Values, search index and schema do not change.
+    /// Returns the number of distinct values. Only plain string columns that are not the
+    /// primary key qualify (realm-enumerate leaves primary keys alone).
+    @discardableResult
+    public func enumerateStrings(column c: Int) throws(FormatError) -> Int {
+        try usable()
+        let column = table.columns[c]
+        guard column.type == .string, column.collection == nil, !column.isBacklink else {
+            throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is not a string column")
+        }
+        guard c != primaryKeyColumn else {
+            throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is the primary key")
+        }
+        guard enumValues[c] == nil else { return enumValues[c]!.values.count }
+        if let problem = unwritable[c] { throw problem }
+        let list = EnumValueWriter(distinct: try distinctStrings(column: c))
+        let kind = ColumnCells.Kind(columns[c], enumValues: list)
+        try guarded { () throws(FormatError) in
+            for leaf in leaves {
+                let values = try cells(leaf, c)
+                leaf.cells[c] = ColumnCells(kind: kind, values: (0..<values.count).map { values[$0] })
+                leaf.dirty[c] = true
+            }
+        }
+        cellKinds[c] = kind
+        enumValues[c] = list
+        isModified = true
+        return list.values.count
+    }
+
+    private func distinctStrings(column c: Int) throws(FormatError) -> Set<[UInt8]?> {
+        var distinct = Set<[UInt8]?>()
+        for leaf in leaves {
+            let values = try cells(leaf, c)
+            for r in 0..<values.count {
+                switch values[r] {
+                case let .string(s): distinct.insert(s)
+                case .null: distinct.insert(nil)
+                default: throw .corrupt(offset: leaf.originalRef ?? 0, reason: "table '\(table.name)': column '\(table.columns[c].name)' holds a non-string value")
+                }
+            }
+        }
+        return distinct
+    }
+
+    /// Spec slot 4 (§7.5): the value list of each enumerated column whose list is new or grew,
+    /// in the has-refs array of one entry per public column, made with the first enumeration.
+    private func writeEnumValueLists() throws(FormatError) {
+        let changed = enumValues.filter { $0.value.isChanged }.sorted { $0.key < $1.key }
+        guard !changed.isEmpty else { return }
+        guard let spec = try transaction.child(top, 0), spec.hasRefs, spec.count >= 6 else {
+            throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no Spec")
+        }
+        let publicColumns = table.columns.filter { !$0.isBacklink }.count
+        let lists: MutableNode
+        if let existing = try transaction.child(spec, 4) {
+            guard existing.hasRefs, existing.count >= publicColumns else {
+                throw .corrupt(offset: table.ref, reason: "table '\(table.name)': the string value lists do not cover every column")
+            }
+            lists = existing
+        } else {
+            lists = MutableNode(integers: [Int64](repeating: 0, count: publicColumns), hasRefs: true)
+            spec.setChild(4, lists)
+        }
+        for (c, list) in changed {
+            if let old = list.committedRef { try transaction.releaseSubtree(ref: old) }
+            lists.setChild(table.columns[c].specIndex, try list.encode())
+        }
     }
 
     /// Realm's merge rule (§8.3), applied to leaves that lost objects.
