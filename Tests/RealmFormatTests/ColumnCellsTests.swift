@@ -132,7 +132,7 @@ final class ColumnCellsTests: XCTestCase {
                         let ref = Int(leaf.slots[1 + column.leafIndex])
                         guard ref != 0, ref & 1 == 0 else { continue }
                         try body(FixtureLeaf(snapshot: snapshot, table: table, column: column,
-                                             kind: ColumnCells.Kind(models[c], enumValues: try table.enumValuesRef(for: column).map { r throws(FormatError) in EnumValueWriter(committed: try snapshot.enumValueList(r)) }),
+                                             kind: ColumnCells.Kind(models[c], enumValues: try table.enumValuesRef(for: column).map { r throws(FormatError) in try EnumValueWriter(committed: try snapshot.enumValueList(r)) }),
                                              ref: ref, count: leaf.count, description: "\(fixture) \(table.name).\(column.name) leaf \(leaf.ref)"))
                     }
                 }

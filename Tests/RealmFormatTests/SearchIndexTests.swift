@@ -308,6 +308,12 @@ final class SearchIndexTests: XCTestCase {
             let viaOrder = try writer.build(shuffled, order: Array(shuffled.indices.reversed()))
             XCTAssertEqual(try LaidOutIndex(viaOrder).bytes, b.bytes, "\(name): built through an order")
             XCTAssertThrowsError(try writer.build(shuffled, order: [0]), "\(name): an order of the wrong length")
+            // Ints as plain arrays (a rebuilt primary-key index): the same bytes.
+            if type == .int, !shuffled.contains(where: { $0.value == .null }) {
+                let ints = shuffled.map { e -> Int64 in if case let .int(v) = e.value { return v } else { return 0 } }
+                let viaInts = try writer.build(ints: ints, keys: shuffled.map(\.key), order: Array(shuffled.indices.reversed()), unique: false)
+                XCTAssertEqual(try LaidOutIndex(viaInts).bytes, b.bytes, "\(name): built from plain int arrays")
+            }
         }
         let empty = try SearchIndexWriter(columnType: .int) { _ throws(FormatError) in .null }.build(sorted: [])
         XCTAssertEqual(empty.count, 1, "no entries: an empty leaf")

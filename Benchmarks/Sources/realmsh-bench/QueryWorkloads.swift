@@ -1,5 +1,6 @@
 import Glibc
 import RealmFormat
+import RealmObjects
 import RealmQuery
 
 /// The read workloads of ../shared/bench/workloads.md (2–9) on an open Realm snapshot and an
@@ -16,6 +17,9 @@ struct QueryWorkloads {
     let runs: Int
     let work: String
     let only: Set<String>?
+    /// Run on a copy whose low-cardinality string properties are enumerated (`name`:
+    /// realm-format.md §9.4.4, as `realmsh compact --enumerate-strings 10` writes it).
+    var enumeratedStrings = false
 
     struct Row {
         let id: String
@@ -45,8 +49,19 @@ struct QueryWorkloads {
             guard rename(sqlitePath + ".tmp", sqlitePath) == 0 else { throw BenchError("rename \(sqlitePath)") }
         }
         let expected = rows == 1_000_000 ? Expected.million : nil
+        var queriedPath = realmPath
+        if enumeratedStrings {
+            queriedPath = "\(work)/people-\(rows)-enumerated.realm"
+            if !fileExists(queriedPath) {
+                print("building \(queriedPath) …")
+                let (copy, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), scratchPath: queriedPath + ".scratch",
+                                                        maxDistinctPercent: 10)
+                try RealmFiles.writeFile(queriedPath, try Compactor.compact(copy), sync: true)
+            }
+            print("queries run on \(queriedPath) (Person.name enumerated)")
+        }
 
-        let snapshot = try Snapshot(path: realmPath)
+        let snapshot = try Snapshot(path: queriedPath)
         let indexedSnapshot = try Snapshot(path: indexedPath)
         let db = try SQLiteDB(path: sqlitePath)
         try db.exec("DROP INDEX IF EXISTS person_age")       // left over by an interrupted run

@@ -7,13 +7,15 @@ import Glibc
 /// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift,
 /// write: WriteWorkloads.swift).
 let usage = """
-    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9]
-           realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 9,10,11]
+    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9] [--strings plain|enumerated]
+           realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 1b,9,10,11]
       --rows N    objects (default 1000000; §5's expected results are checked only then)
       --runs K    timed runs per contender after one warm-up (default 11 for query, 5 for write)
       --work DIR  where the generated .realm/.sqlite files are kept between runs
                   (default $TMPDIR or /tmp, realmsh-bench/)
       --only LIST run only these workloads
+      --strings   query: `enumerated` runs on a copy with Person.name enumerated, as
+                  `realmsh compact --enumerate-strings 10` writes it (default plain)
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -48,7 +50,15 @@ do {
     switch command {
     case "query":
         let s = settings(defaultRuns: 11)
-        try QueryWorkloads(rows: s.rows, runs: s.runs, work: work, only: s.only).run()
+        var workloads = QueryWorkloads(rows: s.rows, runs: s.runs, work: work, only: s.only)
+        switch options["strings"] ?? "plain" {
+        case "plain": break
+        case "enumerated": workloads.enumeratedStrings = true
+        default:
+            print(usage)
+            exit(64)
+        }
+        try workloads.run()
     case "write":
         let s = settings(defaultRuns: 5)
         try WriteWorkloads(rows: s.rows, runs: s.runs, work: work, only: s.only).run()

@@ -26,34 +26,58 @@ extension SearchIndexWriter {
         var levelKeys = [Int64]()
         levelKeys.reserveCapacity(entries.count)
         for j in entries.indices { levelKeys.append(Int64(try levelKey(entry(j).value))) }
+        return try build(levelKeys: levelKeys, objKey: { entry($0).key }, value: { entry($0).value }, unique: unique)
+    }
+
+    /// The same for an int column's entries as two plain arrays (values, ObjKeys) taken in
+    /// `order`: no boxed value per entry, which is most of a large rebuild's cost.
+    func build(ints values: [Int64], keys: [Int64], order: [Int], unique: Bool) throws(FormatError) -> MutableNode {
+        guard columnType == .int, values.count == keys.count, order.count == values.count else {
+            throw .cannotWrite(reason: "search index build: \(order.count) positions for \(values.count) int entries")
+        }
+        var levelKeys = [Int64]()
+        levelKeys.reserveCapacity(values.count)
+        for i in order { levelKeys.append(Int64(IndexKey.key(int: values[i], offset: 0))) }
+        return try build(levelKeys: levelKeys, objKey: { keys[order[$0]] }, value: { .int(values[order[$0]]) }, unique: unique)
+    }
+
+    /// The level-by-level build over entries 0 ..< levelKeys.count in index order: each one's
+    /// level-0 key, ObjKey and (for entries sharing a key, which `insert` combines) value.
+    private func build(levelKeys: [Int64], objKey: (Int) -> Int64, value: (Int) -> Value, unique: Bool) throws(FormatError) -> MutableNode {
+        let count = levelKeys.count
         // A leaf's slots and keys are gathered in plain arrays and become nodes when full.
         var leaves: [MutableNode] = []
         var keys: [Int64] = [], slots: [Int64] = [0], children: [(Int, MutableNode)] = []
+        keys.reserveCapacity(maxNodeSize)
+        slots.reserveCapacity(maxNodeSize + 1)
         func closeLeaf() {
             leaves.append(Self.node(keys: keys, slots: slots, children: children, inner: false))
             keys = []
             slots = [0]
+            keys.reserveCapacity(maxNodeSize)
+            slots.reserveCapacity(maxNodeSize + 1)
             children = []
         }
+        var lastClosedKey: Int64?
         var i = 0
-        while i < entries.count {
+        while i < count {
             let key = levelKeys[i]
             var end = i + 1
-            while end < entries.count, levelKeys[end] == key { end += 1 }
-            if let previous = keys.last ?? leaves.last.flatMap({ $0.loadedChild(0)?.integers.last }), key <= previous {
+            while end < count, levelKeys[end] == key { end += 1 }
+            if let previous = keys.last ?? lastClosedKey, key <= previous {
                 throw .cannotWrite(reason: "search index entries are not in index order")
             }
-            if keys.count == maxNodeSize { closeLeaf() }
+            if keys.count == maxNodeSize {
+                lastClosedKey = keys.last
+                closeLeaf()
+            }
             keys.append(key)
             if end == i + 1 {
-                slots.append(Self.tagged(entry(i).key))
+                slots.append(Self.tagged(objKey(i)))
             } else {
                 // A one-key leaf gathers the group; its single entry moves into the new leaf.
                 var group = Self.makeEmpty()
-                for j in i..<end {
-                    let e = entry(j)
-                    group = try insert(e.value, objKey: e.key, into: group, unique: unique)
-                }
+                for j in i..<end { group = try insert(value(j), objKey: objKey(j), into: group, unique: unique) }
                 guard !group.isInner, let entry = group.loadedChild(1) else {
                     throw .cannotWrite(reason: "search index entries sharing key \(key) did not make one entry")
                 }

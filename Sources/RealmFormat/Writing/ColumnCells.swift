@@ -67,6 +67,36 @@ struct ColumnCells {
         for v in values { append(v) }
     }
 
+    /// A required int column's cells as they are held.
+    var intValues: [Int64]? { form == .integers && kind == .int ? integers : nil }
+
+    /// An enumerated column's cells from their positions in its value list.
+    init(kind: Kind, positions: [Int64]) {
+        self.init(kind: kind)
+        integers = positions
+    }
+
+    /// Calls `body` with each cell of a string column as bytes (nil for null), without a
+    /// boxed value per cell when the cells are kept as strings.
+    func forEachString(_ body: (UnsafeBufferPointer<UInt8>?) throws(FormatError) -> Void) throws(FormatError) {
+        if form == .strings {
+            var failure: FormatError?
+            strings.forEachValue { v in
+                guard failure == nil else { return }
+                do throws(FormatError) { try body(v) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            return
+        }
+        for row in 0..<count {
+            switch self[row] {
+            case let .string(s): try s.withUnsafeBufferPointer { b throws(FormatError) in try body(b) }
+            case .null: try body(nil)
+            default: throw .cannotWrite(reason: "a string column holds a value that is not a string")
+            }
+        }
+    }
+
     var count: Int {
         switch form {
         case .integers: return integers.count

@@ -7,63 +7,62 @@
 ///
 /// Shared by every leaf of the column (`ColumnCells.Kind.enumerated`); compared by identity.
 final class EnumValueWriter: Equatable {
-    /// Values by position; nil is a null string.
-    private(set) var values: [[UInt8]?]
-    /// The first position of each value (realm-core's `find_first`).
-    private var positions: [[UInt8]?: Int64] = [:]
+    private var table: ByteStringTable
     /// The list in the committed file, replaced at commit when `isChanged`.
     let committedRef: Int?
     /// Positions below this are in the committed list (those a committed leaf may hold).
     let committedCount: Int
     private(set) var isChanged: Bool
 
-    /// The committed list of a column that is already enumerated.
-    init(committed list: EnumValueList) {
-        values = list.values
+    /// The committed list of a column that is already enumerated. realm-core never stores a
+    /// value twice (it looks a value up before it appends it); a list that does cannot be
+    /// extended without changing what some position means, so it is refused.
+    init(committed list: EnumValueList) throws(FormatError) {
+        var table = ByteStringTable()
+        for v in list.values {
+            let inserted = v.map { bytes in bytes.withUnsafeBufferPointer { table.insert($0).inserted } } ?? table.insert(nil).inserted
+            guard inserted else {
+                throw .corrupt(offset: list.ref, reason: "the value list of an enumerated string column holds a value twice")
+            }
+        }
+        self.table = table
         committedRef = list.ref
         committedCount = list.count
         isChanged = false
-        for (i, v) in values.enumerated() where positions[v] == nil { positions[v] = Int64(i) }
     }
 
-    /// A new list for a column being enumerated: its distinct values in realm-core's order,
-    /// null first, then by unsigned bytes (`StringData::operator<`, as `enumerate_string_column`
-    /// builds it with `lower_bound`).
-    init(distinct: Set<[UInt8]?>) {
-        values = distinct.sorted(by: Self.precedes)
+    /// A new list (a column being enumerated), in the order `table` holds its values.
+    init(new table: ByteStringTable) {
+        self.table = table
         committedRef = nil
         committedCount = 0
         isChanged = true
-        for (i, v) in values.enumerated() { positions[v] = Int64(i) }
     }
 
-    static func precedes(_ a: [UInt8]?, _ b: [UInt8]?) -> Bool {
-        switch (a, b) {
-        case let (a?, b?): return a.lexicographicallyPrecedes(b)
-        case (nil, _?): return true
-        default: return false
-        }
-    }
+    var count: Int { table.count }
 
     /// The position of `value`, appended to the list when it is new.
     func position(of value: [UInt8]?) -> Int64 {
-        if let p = positions[value] { return p }
-        let p = Int64(values.count)
-        values.append(value)
-        positions[value] = p
-        isChanged = true
-        return p
+        guard let value else { return position(ofBytes: nil) }
+        return value.withUnsafeBufferPointer { position(ofBytes: $0) }
+    }
+
+    func position(ofBytes value: UnsafeBufferPointer<UInt8>?) -> Int64 {
+        let (p, inserted) = table.insert(value)
+        if inserted { isChanged = true }
+        return Int64(p)
     }
 
     /// The position of null, if the list holds it.
-    var nullPosition: Int64? { positions[nil] }
+    var nullPosition: Int64? { table.nullPosition.map(Int64.init) }
 
     /// The value at a position a cell holds (checked when it was read or handed out).
-    func value(at position: Int64) -> [UInt8]? { values[Int(position)] }
+    func value(at position: Int64) -> [UInt8]? { table.value(Int(position)) }
 
     /// The list as an `ArrayString` leaf: short, medium or big by its longest value (§9.4).
     func encode() throws(FormatError) -> MutableNode {
-        try LeafEncoder.encode(values.map { $0.map(Value.string) ?? .null }, type: .string, nullable: true, context: .cluster)
+        let values = (0..<table.count).map { table.value($0).map(Value.string) ?? .null }
+        return try LeafEncoder.encode(values, type: .string, nullable: true, context: .cluster)
     }
 
     static func == (a: EnumValueWriter, b: EnumValueWriter) -> Bool { a === b }

@@ -83,7 +83,7 @@ public final class TableEditor {
                 problem = .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' has a full-text index, which realmsh does not maintain")
             } else if let ref = table.enumValuesRef(for: column) {
                 if column.type == .string, column.collection == nil {
-                    enumValues[c] = EnumValueWriter(committed: try transaction.snapshot.enumValueList(ref))
+                    enumValues[c] = try EnumValueWriter(committed: try transaction.snapshot.enumValueList(ref))
                 } else {
                     problem = .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' has a string value list but is not a string column")
                 }
@@ -454,21 +454,20 @@ public final class TableEditor {
     public func isEnumerated(column c: Int) -> Bool { enumValues[c] != nil }
 
     /// The number of values in column `c`'s value list, if it is enumerated.
-    public func enumeratedValueCount(column c: Int) -> Int? { enumValues[c]?.values.count }
-
-    /// The number of distinct values (null counts as one) column `c` holds.
-    public func distinctStringCount(column c: Int) throws(FormatError) -> Int {
-        try distinctStrings(column: c).count
-    }
+    public func enumeratedValueCount(column c: Int) -> Int? { enumValues[c]?.count }
 
     /// Turns string column `c` into an enumerated one, as realm-core's
     /// `Table::enumerate_string_column` does (`realm-enumerate`, used to shrink bundled files):
-    /// a value list of the distinct values, sorted, in Spec slot 4, and in every cluster leaf
-    /// the positions of its objects' values. Values, search index and schema do not change.
-    /// Returns the number of distinct values. Only plain string columns that are not the
-    /// primary key qualify (realm-enumerate leaves primary keys alone).
+    /// a value list of the distinct values, sorted as realm-core sorts it, in Spec slot 4, and
+    /// in every cluster leaf the positions of its objects' values. Values, search index and
+    /// schema do not change. Only plain string columns that are not the primary key qualify
+    /// (realm-enumerate leaves primary keys alone).
+    ///
+    /// With `maxDistinct`, a column found to hold more distinct values (null counts as one) is
+    /// left as it is, and counting stops (at the end of the leaf): then `maxDistinct + 1` is
+    /// returned. Otherwise the number of distinct values.
     @discardableResult
-    public func enumerateStrings(column c: Int) throws(FormatError) -> Int {
+    public func enumerateStrings(column c: Int, maxDistinct: Int = .max) throws(FormatError) -> (distinct: Int, enumerated: Bool) {
         try usable()
         let column = table.columns[c]
         guard column.type == .string, column.collection == nil, !column.isBacklink else {
@@ -477,36 +476,57 @@ public final class TableEditor {
         guard c != primaryKeyColumn else {
             throw .cannotWrite(reason: "table '\(table.name)': column '\(column.name)' is the primary key")
         }
-        guard enumValues[c] == nil else { return enumValues[c]!.values.count }
+        if let list = enumValues[c] { return (list.count, true) }
         if let problem = unwritable[c] { throw problem }
-        let list = EnumValueWriter(distinct: try distinctStrings(column: c))
+        // One pass: each object's value gets a position in first-seen order; the list is then
+        // sorted and the positions renumbered.
+        var seen = ByteStringTable()
+        var positions: [[Int64]] = []
+        positions.reserveCapacity(leaves.count)
+        for leaf in leaves {
+            var leafPositions = [Int64]()
+            leafPositions.reserveCapacity(leaf.count)
+            try forEachString(leaf, c) { v in leafPositions.append(Int64(seen.insert(v).position)) }
+            if seen.count > maxDistinct { return (maxDistinct + 1, false) }
+            positions.append(leafPositions)
+        }
+        let order = (0..<seen.count).sorted { seen.precedes($0, $1) }
+        var rank = [Int64](repeating: 0, count: order.count)
+        for (r, p) in order.enumerated() { rank[p] = Int64(r) }
+        let list = EnumValueWriter(new: ByteStringTable(seen, order: order))
         let kind = ColumnCells.Kind(columns[c], enumValues: list)
-        try guarded { () throws(FormatError) in
-            for leaf in leaves {
-                let values = try cells(leaf, c)
-                leaf.cells[c] = ColumnCells(kind: kind, values: (0..<values.count).map { values[$0] })
-                leaf.dirty[c] = true
-            }
+        for (leaf, leafPositions) in zip(leaves, positions) {
+            leaf.cells[c] = ColumnCells(kind: kind, positions: leafPositions.map { rank[Int($0)] })
+            leaf.dirty[c] = true
+            leaf.removalPending[c] = false
         }
         cellKinds[c] = kind
         enumValues[c] = list
         isModified = true
-        return list.values.count
+        return (list.count, true)
     }
 
-    private func distinctStrings(column c: Int) throws(FormatError) -> Set<[UInt8]?> {
-        var distinct = Set<[UInt8]?>()
-        for leaf in leaves {
-            let values = try cells(leaf, c)
-            for r in 0..<values.count {
-                switch values[r] {
-                case let .string(s): distinct.insert(s)
-                case .null: distinct.insert(nil)
-                default: throw .corrupt(offset: leaf.originalRef ?? 0, reason: "table '\(table.name)': column '\(table.columns[c].name)' holds a non-string value")
-                }
+    /// Calls `body` with the value of column `c` of each object of `leaf`, in order: read in
+    /// place from a committed leaf the transaction has not touched, else from its cells.
+    private func forEachString(_ leaf: ClusterLeafEdit, _ c: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws(FormatError) -> Void) throws(FormatError) {
+        if leaf.cells[c] == nil, !leaf.removalPending[c], case .string = cellKinds[c] {
+            let reader = try StringLeafReader(snapshot, ref: try columnRef(leaf, c))
+            guard reader.count == leaf.count else {
+                throw .corrupt(offset: try columnRef(leaf, c), reason: "table '\(table.name)': column '\(table.columns[c].name)' holds \(reader.count) values for \(leaf.count) objects")
             }
+            for i in 0..<reader.count {
+                var failure: FormatError?
+                _ = try reader.matches(i) { span in
+                    do throws(FormatError) {
+                        if let span { try span.withUnsafeBufferPointer { b throws(FormatError) in try body(b) } } else { try body(nil) }
+                    } catch { failure = error }
+                    return true
+                }
+                if let failure { throw failure }
+            }
+            return
         }
-        return distinct
+        try cells(leaf, c).forEachString(body)
     }
 
     /// Spec slot 4 (§7.5): the value list of each enumerated column whose list is new or grew,
@@ -638,6 +658,18 @@ public final class TableEditor {
     /// Replaces the index of column `c` by one holding every object now in the table (§12.4:
     /// the same entries, whatever order built them); the old tree's space is released.
     private func rebuildIndex(_ c: Int) throws(FormatError) {
+        if let (values, keys) = try keptIntEntries(column: c) {
+            // A required int column (a primary key): values and ObjKeys as plain arrays.
+            try transaction.releaseSubtree(try indexRoot(c))
+            pendingIndex[c] = nil
+            if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
+            let order = IndexEntryOrder.permutation(
+                levelKeys: values.map { (IndexKey.key(int: $0, offset: 0), IndexKey.key(int: $0, offset: 4)) }, objKeys: keys)
+            snapshot.resetWorkBudget()
+            indexRoots[c] = keys.isEmpty ? SearchIndexWriter.makeEmpty()
+                : try indexWriter(c).build(ints: values, keys: keys, order: order, unique: c == primaryKeyColumn)
+            return
+        }
         var entries: [(value: Value, key: Int64)] = []
         entries.reserveCapacity(objectCount)
         for leaf in leaves {
@@ -649,6 +681,35 @@ public final class TableEditor {
         indexRoots[c] = SearchIndexWriter.makeEmpty()
         pendingIndex[c] = entries
         try flushPendingIndex(c)
+    }
+
+    /// Every object's value and ObjKey of a required int column, in leaf order, read in place
+    /// from the leaves still on disk (only the kept rows where a removal is pending, as
+    /// `ColumnCells.decode` reads them) or taken from cells held as ints; nil when some leaf
+    /// is in another state (the general path boxes the values).
+    private func keptIntEntries(column c: Int) throws(FormatError) -> (values: [Int64], keys: [Int64])? {
+        guard cellKinds[c] == .int else { return nil }
+        var values = [Int64](), keys = [Int64]()
+        values.reserveCapacity(objectCount)
+        keys.reserveCapacity(objectCount)
+        for leaf in leaves {
+            if let cells = leaf.cells[c] {
+                guard let ints = cells.intValues, ints.count == leaf.keys.count else { return nil }
+                values += ints
+            } else {
+                let node = try snapshot.plainInts(try columnRef(leaf, c))
+                let start = values.count
+                if leaf.removalPending[c] {
+                    guard let keep = leaf.removalMask, node.count == keep.count else { return nil }
+                    for i in 0..<node.count where keep[i] { values.append(node.int(i)) }
+                } else {
+                    for i in 0..<node.count { values.append(node.int(i)) }
+                }
+                guard values.count - start == leaf.keys.count else { return nil }
+            }
+            keys += leaf.keys
+        }
+        return (values, keys)
     }
 
     /// The entries of a required int column (a primary key) still on disk with a removal

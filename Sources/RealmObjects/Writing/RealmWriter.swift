@@ -25,9 +25,10 @@ public final class RealmWriter {
     var lastCreationPlan: CreationPlan?
     public internal(set) var summary = Summary()
 
-    public init(path: String) throws(FormatError) {
+    /// `durable: false` only for scratch files deleted after use (`WriteTransaction.durable`).
+    public init(path: String, durable: Bool = true) throws(FormatError) {
         self.path = path
-        transaction = try WriteTransaction(path: path)
+        transaction = try WriteTransaction(path: path, durable: durable)
         file = try RealmFile(path: path, snapshot: transaction.snapshot)
     }
 

@@ -10,10 +10,11 @@ extension RealmWriter {
     public struct EnumeratedProperty: Sendable, Equatable {
         public let className: String
         public let property: String
+        /// The distinct values (null counts as one). For a property left as it is, counting
+        /// stopped as soon as there were too many: it holds at least this many.
         public let distinctValues: Int
         public let objects: Int
-        /// False when the property was left as it is (too many distinct values), or was
-        /// enumerated already.
+        /// False when the property was left as it is (too many distinct values).
         public let enumerated: Bool
         public let alreadyEnumerated: Bool
     }
@@ -26,20 +27,14 @@ extension RealmWriter {
         for objectClass in file.classes {
             let editor = try editor(objectClass.table.position)
             guard editor.objectCount > 0 else { continue }
+            let limit = maxDistinctPercent >= 100 ? Int.max : Int(Double(editor.objectCount) * maxDistinctPercent / 100)
             for (c, column) in objectClass.table.columns.enumerated()
             where column.type == .string && column.collection == nil && c != editor.primaryKeyColumn
                 && !column.attributes.contains(.fullText) {
-                if let count = editor.enumeratedValueCount(column: c) {
-                    out.append(.init(className: objectClass.name, property: column.name, distinctValues: count,
-                                     objects: editor.objectCount, enumerated: true, alreadyEnumerated: true))
-                    continue
-                }
-                let distinct = try editor.distinctStringCount(column: c)
-                let qualifies = maxDistinctPercent >= 100
-                    || Double(distinct) <= Double(editor.objectCount) * maxDistinctPercent / 100
-                if qualifies { try editor.enumerateStrings(column: c) }
+                let already = editor.enumeratedValueCount(column: c) != nil
+                let (distinct, enumerated) = try editor.enumerateStrings(column: c, maxDistinct: limit)
                 out.append(.init(className: objectClass.name, property: column.name, distinctValues: distinct,
-                                 objects: editor.objectCount, enumerated: qualifies, alreadyEnumerated: false))
+                                 objects: editor.objectCount, enumerated: enumerated, alreadyEnumerated: already))
             }
         }
         return out
@@ -64,7 +59,7 @@ public enum EnumeratedCopy {
         guard Platform.closeFile(fd), written else {
             throw FormatError.io(path: scratchPath, errno: Platform.lastErrno(), action: "write")
         }
-        let writer = try RealmWriter(path: scratchPath)
+        let writer = try RealmWriter(path: scratchPath, durable: false)
         let properties = try writer.enumerateStrings(maxDistinctPercent: maxDistinctPercent)
         try writer.commit()
         return (try Snapshot(path: scratchPath), properties)

@@ -113,10 +113,15 @@ extension CompactCommand {
         let scratch = (output ?? path) + ".realmsh-enumerate-\(Platform.processID())"
         let (copy, report) = try EnumeratedCopy.make(of: snapshot, scratchPath: scratch, maxDistinctPercent: percent)
         for p in report {
-            let share = p.objects > 0 ? Double(p.distinctValues) / Double(p.objects) * 100 : 0
-            let what = p.alreadyEnumerated ? "already enumerated"
-                : p.enumerated ? "enumerated" : "left as it is (more than \(Self.percentText(percent)) %)"
-            io.printError("\(p.className).\(p.property): \(p.distinctValues) distinct values in \(p.objects) objects (\(Self.percentText(share)) %): \(what)")
+            let name = "\(p.className).\(p.property)"
+            if p.alreadyEnumerated {
+                io.printError("\(name): already enumerated (\(p.distinctValues) values listed)")
+            } else if p.enumerated {
+                let share = Double(p.distinctValues) / Double(max(p.objects, 1)) * 100
+                io.printError("\(name): \(p.distinctValues) distinct values in \(p.objects) objects (\(Self.percentText(share)) %): enumerated")
+            } else {
+                io.printError("\(name): more than \(p.distinctValues - 1) distinct values in \(p.objects) objects (over \(Self.percentText(percent)) %): left as it is")
+            }
         }
         return copy
     }

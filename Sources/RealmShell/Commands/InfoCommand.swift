@@ -98,6 +98,12 @@ struct InfoCommand: Command {
             var note = ""
             if c?.isEmbedded == true { note = "  embedded" }
             if c?.isAsymmetric == true { note = "  asymmetric" }
+            // Enumerated string columns (§9.4.4, `compact --enumerate-strings`): how the file
+            // stores them matters for size and for later writes by apps.
+            if let table = c?.table {
+                let enumerated = table.columns.filter { table.enumValuesRef(for: $0) != nil }.map(\.name)
+                if !enumerated.isEmpty { note += "  enumerated strings: " + enumerated.joined(separator: ", ") }
+            }
             io.print("  " + name.padding(to: nameWidth + 2) + Self.objects(count) + io.dim(note))
         }
         if !internals.isEmpty {

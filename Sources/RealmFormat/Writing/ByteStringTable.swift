@@ -1,0 +1,122 @@
+/// Distinct byte strings (and null) by position, in the order they were added: the value list
+/// of an enumerated string column (§9.4.4) while it is built or extended. The bytes live in one
+/// buffer and the lookup is an open-addressing table hashed a word at a time, so finding the
+/// position of a string read in place from a leaf allocates nothing (a `Set<[UInt8]>` would
+/// allocate an array per lookup and hash it byte by byte, most of the cost of enumerating a
+/// million values).
+struct ByteStringTable {
+    /// All values' bytes, concatenated; value i ends at `ends[i]`.
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    private(set) var nullPosition: Int?
+    /// Positions + 1 by hash slot (0: empty); a power of two, at most half full.
+    private var slots: [Int32] = Array(repeating: 0, count: 16)
+
+    var count: Int { ends.count }
+
+    init() {}
+
+    /// The values of `other` in the order `order` gives (a permutation of its positions).
+    init(_ other: ByteStringTable, order: [Int]) {
+        for p in order { other.withValue(p) { _ = self.insert($0) } }
+    }
+
+    /// Calls `body` with value `p`'s bytes (nil for null).
+    func withValue<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        if p == nullPosition { return try body(nil) }
+        let start = p == 0 ? 0 : ends[p - 1]
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[p]])) }
+    }
+
+    /// Value `p` copied out.
+    func value(_ p: Int) -> [UInt8]? { withValue(p) { $0.map(Array.init) } }
+
+    /// The position of `value`, added at the end when it is new.
+    mutating func insert(_ value: UnsafeBufferPointer<UInt8>?) -> (position: Int, inserted: Bool) {
+        guard let value else {
+            if let p = nullPosition { return (p, false) }
+            nullPosition = ends.count
+            ends.append(bytes.count)
+            return (ends.count - 1, true)
+        }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry == 0 { break }
+            let p = entry - 1
+            if p != nullPosition, equals(p, value) { return (p, false) }
+            slot = (slot + 1) & mask
+        }
+        let p = ends.count
+        bytes.append(contentsOf: value)
+        ends.append(bytes.count)
+        slots[slot] = Int32(p + 1)
+        if 2 * ends.count > slots.count { grow() }
+        return (p, true)
+    }
+
+    /// realm-core's order of string values (`StringData::operator<`): null first, then by
+    /// unsigned bytes, a prefix before its extensions.
+    func precedes(_ a: Int, _ b: Int) -> Bool {
+        withValue(a) { x in
+            withValue(b) { y in
+                guard let x else { return y != nil }
+                guard let y else { return false }
+                return x.lexicographicallyPrecedes(y)
+            }
+        }
+    }
+
+    private func equals(_ p: Int, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = p == 0 ? 0 : ends[p - 1]
+        guard ends[p] - start == value.count else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            value.isEmpty || memcmpEqual(b.baseAddress! + start, value.baseAddress!, value.count)
+        }
+    }
+
+    private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i + 8 <= n {
+            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < n {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for p in 0..<ends.count where p != nullPosition {
+            var slot = withValue(p) { Int(truncatingIfNeeded: Self.hash($0!)) } & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(p + 1)
+        }
+    }
+
+    /// A word-at-a-time multiply-mix hash; the table needs spread, not strength.
+    private static func hash(_ v: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(v.count)
+        var i = 0
+        let raw = UnsafeRawBufferPointer(v)
+        while i + 8 <= v.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < v.count {
+            tail |= UInt64(v[i]) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 29)
+    }
+}

@@ -1,0 +1,48 @@
+@testable import RealmFormat
+import RealmTestSupport
+import XCTest
+
+/// `ByteStringTable`, the value list of an enumerated column while it is built: each distinct
+/// string (and null) once, at the position it was first added, found again through its hash
+/// table after any number of growths; realm-core's order of values for sorting the list.
+final class ByteStringTableTests: XCTestCase {
+    func testEachValueKeepsTheFirstPositionItWasGivenThroughGrowth() {
+        var random = SeededRandom(seed: 2026)
+        var table = ByteStringTable()
+        var expected: [[UInt8]?: Int] = [:]
+        var order: [[UInt8]?] = []
+        for _ in 0..<20_000 {
+            // Short and long values, empty strings, prefixes of each other, and null.
+            let length = Int.random(in: 0...40, using: &random)
+            let value: [UInt8]? = Int.random(in: 0..<500, using: &random) == 0
+                ? nil : (0..<length).map { _ in UInt8.random(in: 0...3, using: &random) }
+            let (p, inserted) = value.map { v in v.withUnsafeBufferPointer { table.insert($0) } } ?? table.insert(nil)
+            if let known = expected[value] {
+                XCTAssertFalse(inserted, "\(String(describing: value)) was added twice")
+                XCTAssertEqual(p, known, "\(String(describing: value)) moved")
+            } else {
+                XCTAssertTrue(inserted)
+                XCTAssertEqual(p, order.count, "a new value goes at the end")
+                expected[value] = p
+                order.append(value)
+            }
+        }
+        XCTAssertEqual(table.count, order.count)
+        XCTAssertGreaterThan(order.count, 1000, "the table grew many times")
+        for (p, v) in order.enumerated() { XCTAssertEqual(table.value(p), v, "position \(p)") }
+        XCTAssertEqual(table.nullPosition, order.firstIndex { $0 == nil })
+    }
+
+    func testPrecedesIsRealmCoresStringOrderAndReorderingKeepsValues() {
+        let values: [[UInt8]?] = [[0x62], nil, [], [0x61, 0x62], [0xC3, 0xA9], [0x61], [0x7F], [0x61, 0x00]]
+        var table = ByteStringTable()
+        for v in values { _ = v.map { b in b.withUnsafeBufferPointer { table.insert($0) } } ?? table.insert(nil) }
+        let order = (0..<table.count).sorted { table.precedes($0, $1) }
+        // Null first, then unsigned bytes with a prefix first (StringData::operator<).
+        let sorted: [[UInt8]?] = [nil, [], [0x61], [0x61, 0x00], [0x61, 0x62], [0x62], [0x7F], [0xC3, 0xA9]]
+        XCTAssertEqual(order.map { table.value($0) }, sorted)
+        let reordered = ByteStringTable(table, order: order)
+        XCTAssertEqual((0..<reordered.count).map { reordered.value($0) }, sorted)
+        XCTAssertEqual(reordered.nullPosition, 0)
+    }
+}
