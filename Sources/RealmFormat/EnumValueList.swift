@@ -9,13 +9,49 @@ public final class EnumValueList {
     public let ref: Int
     /// The values by position; nil is a null string.
     public let values: [[UInt8]?]
+    /// The same bytes back to back, for scans that read a value per object in place: a view
+    /// of a buffer this list owns, so reading one takes no reference count (`bytes(at:)`).
+    private let storage: UnsafeMutableRawBufferPointer
+    /// Where value i starts and ends in `storage`; start −1 for null.
+    private let starts: [Int]
+    private let ends: [Int]
 
     init(ref: Int, values: [[UInt8]?]) {
         self.ref = ref
         self.values = values
+        let total = values.reduce(0) { $0 + ($1?.count ?? 0) }
+        storage = .allocate(byteCount: max(total, 1), alignment: 8)
+        var starts = [Int](), ends = [Int](), at = 0
+        starts.reserveCapacity(values.count)
+        ends.reserveCapacity(values.count)
+        for v in values {
+            guard let v else {
+                starts.append(-1)
+                ends.append(-1)
+                continue
+            }
+            let storage = storage
+            v.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: storage[at..<(at + v.count)]).copyMemory(from: $0) }
+            starts.append(at)
+            at += v.count
+            ends.append(at)
+        }
+        self.starts = starts
+        self.ends = ends
     }
 
+    deinit { storage.deallocate() }
+
     public var count: Int { values.count }
+
+    /// The bytes of value `index` (nil for null), valid while the list lives; `index` must be
+    /// a checked position (0 ..< count).
+    @inline(__always)
+    func bytes(at index: Int) -> UnsafeRawBufferPointer? {
+        let start = starts[index]
+        guard start >= 0 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: storage[start..<ends[index]])
+    }
 
     /// The value at `index`, an element read from an enumerated leaf at `leafRef`.
     @inline(__always)

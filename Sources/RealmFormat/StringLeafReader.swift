@@ -135,8 +135,8 @@ public struct StringLeafReader {
             let value = UnsafeRawBufferPointer(rebasing: payload[0..<(payload.count &- 1)]).assumingMemoryBound(to: UInt8.self)
             return test(Span(_unsafeElements: value))
         case .enumerated:
-            guard let v = try list!.value(offsets.int(i), leafRef: offsetsRef) else { return test(nil) }
-            return test(v.span)
+            guard let v = list!.bytes(at: try position(i)) else { return test(nil) }
+            return test(Span(_unsafeElements: v.assumingMemoryBound(to: UInt8.self)))
         case .decoded:
             guard let v = decoded[i] else { return test(nil) }
             return test(v.span)
