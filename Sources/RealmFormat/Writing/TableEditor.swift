@@ -38,6 +38,10 @@ public final class TableEditor {
     private var sequenceNumber: UInt64
     /// Objects in the committed table: none means its indexes hold no entries either.
     private var committedObjectCount = 0
+    /// The committed cluster leaves and their key offsets, in order (`finish` keeps the inner
+    /// nodes over them when they are still the leaves).
+    private var committedLeafRefs: [Int?] = []
+    private var committedLeafBases: [Int64] = []
     /// Spec index by column leaf index (§7.4: leaf indexes are unique within a table).
     private var columnOfLeaf: [Int?]
     /// Spec indexes of columns with a general search index (the primary key's included), ascending.
@@ -116,6 +120,8 @@ public final class TableEditor {
                 objectCount += keys.count
             }
         }
+        committedLeafRefs = leaves.map(\.originalRef)
+        committedLeafBases = leaves.map(\.base)
         if leaves.isEmpty { leaves.append(ClusterLeafEdit(base: 0, kinds: cellKinds)) }
         committedObjectCount = objectCount
     }
@@ -408,11 +414,26 @@ public final class TableEditor {
             leaves[0].base = 0
             leaves[0].keysChanged = true
         }
+        let keepsShape = droppedLeaves.isEmpty && leaves.map(\.originalRef) == committedLeafRefs
+            && leaves.map(\.base) == committedLeafBases
         var level: [TableEncoder.ClusterLevelEntry] = []
         for leaf in leaves { level.append((leaf.base, try encode(leaf), leaf.count)) }
         for leaf in droppedLeaves { if let ref = leaf.originalRef { try transaction.releaseSubtree(ref: ref) } }
-        if let root = table.clusterRef { try releaseInnerNodes(root) }
-        TableEncoder.put(TableEncoder.clusterRoot(over: level), in: top, at: 2)
+        if keepsShape, let root = table.clusterRef, try snapshot.node(root).isInner {
+            // The same leaves under the same offsets: the committed inner nodes stay, with new
+            // child refs and object counts, as realm-core changes its tree in place (§8.2).
+            guard let rootNode = try transaction.child(top, 2) else {
+                throw .corrupt(offset: root, reason: "table '\(table.name)': no cluster root")
+            }
+            var next = 0
+            _ = try updateInnerNode(rootNode, level, &next, depth: 0)
+            guard next == level.count else {
+                throw .corrupt(offset: root, reason: "table '\(table.name)': the cluster tree holds \(next) leaves, not \(level.count)")
+            }
+        } else {
+            if let root = table.clusterRef { try releaseInnerNodes(root) }
+            TableEncoder.put(TableEncoder.clusterRoot(over: level), in: top, at: 2)
+        }
         try writeEnumValueLists()
         if !indexRoots.isEmpty {
             guard let indexes = try transaction.child(top, 4) else {
@@ -573,6 +594,36 @@ public final class TableEditor {
             }
             l += 1
         }
+    }
+
+    /// Puts the next leaves of `level` (in tree order) under the committed inner node `node`
+    /// and its inner descendants, and its slot 2 to the objects below it; returns that count.
+    private func updateInnerNode(_ node: MutableNode, _ level: [TableEncoder.ClusterLevelEntry], _ next: inout Int,
+                                 depth: Int) throws(FormatError) -> Int {
+        guard depth < 64, node.isInner, node.hasRefs, node.count >= 3 else {
+            throw .corrupt(offset: node.originalRef ?? 0, reason: "table '\(table.name)': malformed cluster inner node")
+        }
+        var size = 0
+        for j in 3..<node.count {
+            guard let childRef = node.loadedChild(j)?.originalRef ?? (node[j] != 0 && node[j] & 1 == 0 ? Int(node[j]) : nil) else {
+                throw .corrupt(offset: node.originalRef ?? 0, reason: "table '\(table.name)': cluster inner node without a child in slot \(j)")
+            }
+            if try snapshot.node(childRef).isInner {
+                guard let child = try transaction.child(node, j) else {
+                    throw .corrupt(offset: childRef, reason: "table '\(table.name)': missing cluster inner node")
+                }
+                size += try updateInnerNode(child, level, &next, depth: depth + 1)
+                continue
+            }
+            guard next < level.count, leaves[next].originalRef == childRef else {
+                throw .corrupt(offset: childRef, reason: "table '\(table.name)': cluster leaves are not where they were read")
+            }
+            if case .node = level[next].child { TableEncoder.put(level[next].child, in: node, at: j) }
+            size += level[next].size
+            next += 1
+        }
+        if node.tagged(2) != Int64(size) { node.setTagged(2, Int64(size)) }
+        return size
     }
 
     /// Releases the committed inner cluster nodes and their offset arrays (leaves are
