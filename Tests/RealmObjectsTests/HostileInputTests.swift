@@ -257,6 +257,43 @@ final class HostileInputTests: XCTestCase {
         print("HostileInputTests.flips total: \(total)")
     }
 
+    /// Enumerated copies (realm-format.md §9.4.4) of two fixtures, bytes flipped: damaged value
+    /// lists, Spec slot 4 arrays and position leaves fail with a FormatError or read; and a
+    /// position past the end of its list is refused by name.
+    func testEnumeratedCopiesWithFlippedBytes() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var total = Tally()
+        for (index, name) in ["realm-core/basic", "realm-core/alltypes"].enumerated() {
+            let (copy, properties) = try EnumeratedCopy.make(of: try Snapshot(path: Self.fixturesDir + "/" + name + ".realm"),
+                                                             scratchPath: dir + "/scratch.realm", maxDistinctPercent: 100)
+            XCTAssertTrue(properties.contains { $0.enumerated }, "\(name): something was enumerated")
+            let original = try Compactor.compact(copy)
+            XCTAssertEqual(Self.exercise(original, "\(name) enumerated", &total), .opened)
+            var rng = SeededRandom(seed: 0xE10B_0000 + UInt64(index))
+            for v in 0..<80 {
+                let (bytes, positions) = Self.flip(original, count: 1 + v % 6, &rng)
+                Self.exercise(bytes, "\(name) enumerated, variant \(v) flips \(positions)", &total)
+            }
+        }
+        print("HostileInputTests.enumerated: \(total)")
+
+        // basic's Person.email positions: the first one pointed past the 7 listed values.
+        let (copy, _) = try EnumeratedCopy.make(of: try Snapshot(path: Self.fixturesDir + "/realm-core/basic.realm"),
+                                                scratchPath: dir + "/scratch.realm", maxDistinctPercent: 100)
+        var bytes = try Compactor.compact(copy)
+        let snapshot = try Snapshot(image: ByteImage(bytes: bytes))
+        let person = try XCTUnwrap(snapshot.table(named: "class_Person"))
+        let email = try XCTUnwrap(person.columns.first { $0.name == "email" })
+        let leaf = try XCTUnwrap(try snapshot.clusterLeaves(rootRef: XCTUnwrap(person.clusterRef)).first?.leaf.columnRef(email.leafIndex))
+        let node = try snapshot.node(leaf)
+        XCTAssertFalse(node.hasRefs, "an enumerated leaf is a plain integer array")
+        XCTAssertEqual(node.width, 4, "7 listed values: 4-bit positions")
+        try Self.patchElement(&bytes, node: leaf, index: 0, value: 7)
+        Self.expectCleanFailure(bytes, "enumerated position past its list",
+                                .corrupt(offset: leaf, reason: "enumerated string index 7 is outside its value list of 7"))
+    }
+
     // MARK: - Regressions: inputs that once trapped or hung, rebuilt from fixtures
 
     /// Writes `value` into element `index` of the integer node at `ref` (§4.3 packing); the

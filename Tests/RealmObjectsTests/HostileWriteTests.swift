@@ -4,7 +4,8 @@ import RealmObjects
 import RealmTestSupport
 import XCTest
 
-/// Writes into damaged files: seeded byte flips in format-24 fixtures, then a transaction that
+/// Writes into damaged files: seeded byte flips in format-24 fixtures (and in an enumerated
+/// copy of one), then a transaction that
 /// deletes half of every class's objects, updates the rest and commits. Each variant must
 /// either commit or fail with a thrown error (FormatError or InputError) — never trap — and a
 /// committed file must open again. A trap ends the test process (`HOSTILE_VERBOSE=1` names
@@ -21,8 +22,15 @@ final class HostileWriteTests: XCTestCase {
         var committed = 0, failed = 0
         var kinds: [String: Int] = [:]
         let verbose = ProcessInfo.processInfo.environment["HOSTILE_VERBOSE"] != nil
-        for name in Self.fixtures {
-            let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name + ".realm"))))
+        var originals: [(String, [UInt8])] = try Self.fixtures.map { name in
+            (name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name + ".realm")))))
+        }
+        // basic with every string property enumerated (§9.4.4): damaged value lists, Spec
+        // slot 4 arrays and position leaves as well.
+        let (enumerated, _) = try EnumeratedCopy.make(of: try Snapshot(path: Fixtures.path("realm-core/basic.realm")),
+                                                      scratchPath: dir + "/enumerating.realm", maxDistinctPercent: 100)
+        originals.append(("basic, enumerated", try Compactor.compact(enumerated)))
+        for (name, original) in originals {
             for v in 0..<Self.variantsPerFixture {
                 var bytes = original
                 let flips = Int.random(in: 1...4, using: &random)
@@ -50,7 +58,7 @@ final class HostileWriteTests: XCTestCase {
             }
         }
         print("HostileWriteTests: \(committed) variants committed, \(failed) failed cleanly: \(kinds.sorted { $0.key < $1.key })")
-        XCTAssertEqual(committed + failed, Self.fixtures.count * Self.variantsPerFixture)
+        XCTAssertEqual(committed + failed, originals.count * Self.variantsPerFixture)
         XCTAssertGreaterThan(committed, 0, "some variants are damaged only where the writes do not look")
     }
 
