@@ -36,17 +36,27 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--trials', type=int, default=50)
     ap.add_argument('--seed', type=int, default=1)
-    ap.add_argument('--mode', choices=['update', 'delete'], default='update')
+    ap.add_argument('--mode', choices=['update', 'delete', 'rename'], default='update',
+                    help='rename: every Item.category set to a new value, on a copy of large whose '
+                         'string properties are enumerated (compact --enumerate-strings 100), so the '
+                         'value list grows and every position leaf is rewritten')
     args = ap.parse_args()
     subprocess.run(['swift', 'build', '-c', 'release'], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     rng = random.Random(args.seed)
     if args.mode == 'update':
         command = ['update', None, 'Item', '--all', '--set', 'quantity=-7']
+    elif args.mode == 'rename':
+        command = ['update', None, 'Item', '--all', '--set', "category='renamed'"]
     else:
         command = ['delete', None, 'Item', '--all']
     with tempfile.TemporaryDirectory() as tmp:
+        base = LARGE
+        if args.mode == 'rename':
+            base = os.path.join(tmp, 'enumerated.realm')
+            subprocess.run([REALMSH, 'compact', '--enumerate-strings', '100', '-o', base, LARGE],
+                           check=True, stderr=subprocess.DEVNULL)
         probe = os.path.join(tmp, 'probe.realm')
-        shutil.copy(LARGE, probe)
+        shutil.copy(base, probe)
         os.chmod(probe, 0o644)
         start = time.perf_counter()
         subprocess.run([REALMSH] + [probe if a is None else a for a in command], check=True, stderr=subprocess.DEVNULL)
@@ -57,7 +67,7 @@ def main():
         failures = 0
         for trial in range(args.trials):
             path = os.path.join(tmp, f'trial-{trial}.realm')
-            shutil.copy(LARGE, path)
+            shutil.copy(base, path)
             os.chmod(path, 0o644)
             writer = subprocess.Popen([REALMSH] + [path if a is None else a for a in command],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -68,6 +78,8 @@ def main():
             # Objects the command changed: updated ones, or deleted ones.
             if args.mode == 'update':
                 changed = count(path, 'quantity == -7')
+            elif args.mode == 'rename':
+                changed = count(path, "category == 'renamed'")
             else:
                 changed = total - count(path, 'TRUEPREDICATE')
             if writer.returncode == 0:

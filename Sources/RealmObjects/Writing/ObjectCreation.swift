@@ -31,6 +31,14 @@ extension RealmWriter {
     public func update(className: String, keys: [Int64], values: JSONValue) throws {
         guard let c = file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
         guard case let .object(members) = values else { throw InputError(className: className, "the new values must be a JSON object") }
+        // Announced up front, so an index of a property most objects change is built once at
+        // commit from the start, not entry by entry until the editor notices.
+        let editor = try self.editor(c.table.position)
+        for (name, _) in members {
+            if let p = c.property(named: name), let column = editor.columnIndex(key: p.column.key) {
+                editor.willChange(column: column, objects: keys.count)
+            }
+        }
         for (i, key) in keys.enumerated() {
             for (name, json) in members {
                 guard let p = c.property(named: name) else { throw unknownProperty(name, c, index: i) }
