@@ -74,6 +74,9 @@ extension SearchIndexWriter {
             keys.append(key)
             if end == i + 1 {
                 slots.append(Self.tagged(objKey(i)))
+            } else if !unique, let list = try duplicateList(i..<end, objKey: objKey, value: value) {
+                slots.append(0)
+                children.append((slots.count - 1, list))
             } else {
                 // A one-key leaf gathers the group; its single entry moves into the new leaf.
                 var group = Self.makeEmpty()
@@ -99,6 +102,21 @@ extension SearchIndexWriter {
             level = parents
         }
         return level[0]
+    }
+
+    /// The duplicate list (§12.2) that inserting `entries` one by one makes when they all hold
+    /// the same value, in ascending ObjKey order: a pair, then appends (full leaves, compact
+    /// form), without reading an object's value per insertion. nil for anything else (values
+    /// that differ, types whose index equality is not plain value equality): `insert` decides.
+    private func duplicateList(_ entries: Range<Int>, objKey: (Int) -> Int64, value: (Int) -> Value) throws(FormatError) -> MutableNode? {
+        guard columnType == .int || columnType == .string, entries.count >= 2 else { return nil }
+        let first = value(entries.lowerBound)
+        for j in entries.dropFirst() where value(j) != first { return nil }
+        for j in entries.dropFirst() where objKey(j) <= objKey(j - 1) { return nil }
+        var list = IndexDuplicateList(root: IndexDuplicateList.make([objKey(entries.lowerBound), objKey(entries.lowerBound + 1)]),
+                                      nodes: nodes, maxNodeSize: maxNodeSize)
+        for j in entries.dropFirst(2) { try list.insert(objKey(j), at: j - entries.lowerBound) }
+        return list.root
     }
 
     /// An index node as `makeNode` makes them (keys array 32 bits wide, §12.1) with its slots.
