@@ -66,6 +66,23 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertEqual(try bytes(path), before)
     }
 
+    /// The same step on a copy whose string properties are enumerated (realm-format.md §9.4.4):
+    /// the same objects; the migrated class is written plain again.
+    func testSchemaV3EnumeratedMigratesToTheSameDump() throws {
+        let path = dir + "/enumerated.realm"
+        let compacted = realmsh("compact", "--enumerate-strings", "100", "-o", path, Fixtures.path("realm-core/schema_v3.realm"))
+        XCTAssertEqual(compacted.code, 0, compacted.stderr)
+        XCTAssertTrue(compacted.stderr.contains("Contact.fullName: 5 distinct values in 5 objects (100 %): enumerated\n"), compacted.stderr)
+        let step = Fixtures.packageRoot.appendingPathComponent("Fixtures/migrations/schema_v3_to_v4.migration").path
+        let expected = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fixtures/migrations/schema_v3_to_v4.json"))
+        let run = realmsh("migrate", path, step)
+        XCTAssertEqual(run.code, 0, run.stderr)
+        if let difference = DumpDifference.describe(fixture: "enumerated schema_v3 → v4", expected: expected, actual: Data(realmsh("export", path).stdout)) {
+            XCTFail(difference)
+        }
+        assertVerifies(path)
+    }
+
     func testIssueExample() throws {
         let schemaPath = try script("""
             [{"name": "Person", "primaryKey": null, "embedded": false, "properties": [
