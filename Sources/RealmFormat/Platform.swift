@@ -97,23 +97,44 @@ public enum Platform {
     public static func lastErrno() -> Int32 { errno }
 
     /// Everything on standard input.
-    public static func readStandardInput() -> [UInt8] { readAll(0) }
+    public static func readStandardInput() throws(FormatError) -> [UInt8] {
+        guard let bytes = readAll(0) else { throw .io(path: "standard input", errno: errno, action: "read") }
+        return bytes
+    }
 
     /// The whole contents of `path` read as a stream (works for pipes and /dev/stdin too).
     public static func readFile(_ path: String) throws(FormatError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw .io(path: path, errno: errno, action: "open") }
         defer { close(fd) }
-        return readAll(fd)
+        guard let bytes = readAll(fd) else { throw .io(path: path, errno: errno, action: "read") }
+        return bytes
     }
 
-    private static func readAll(_ fd: Int32) -> [UInt8] {
-        var out = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// Reads to the end; nil on a read error (errno says which). A regular file's size is
+    /// known up front, so its bytes are read straight into one buffer of that size (a
+    /// 173 MB import used to spend a sixth of its time growing and copying the buffer).
+    private static func readAll(_ fd: Int32) -> [UInt8]? {
+        var st = stat()
+        let expected = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
+        var failed = false
+        var out = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            while count < expected {
+                let n = read(fd, buffer.baseAddress! + count, expected - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failed = true }
+                if n <= 0 { break }
+                count += n
+            }
+        }
+        if failed { return nil }
+        // Whatever the size did not announce (pipes; a file that grew): in chunks.
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            if n < 0 { return nil }
+            if n == 0 { break }
             out += chunk[0..<n]
         }
         return out

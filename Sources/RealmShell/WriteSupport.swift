@@ -21,8 +21,9 @@ enum WriteSupport {
 
     /// The bytes of a JSON input: a file, or standard input for `-`.
     static func readBytes(_ source: String) throws(ShellError) -> [UInt8] {
-        if source == "-" { return Platform.readStandardInput() }
-        do { return try Platform.readFile(source) } catch { throw ShellError.reading(source, error) }
+        do { return try source == "-" ? Platform.readStandardInput() : Platform.readFile(source) } catch {
+            throw ShellError.reading(source == "-" ? "standard input" : source, error)
+        }
     }
 
     static func readJSON(_ source: String) throws(ShellError) -> JSONValue {

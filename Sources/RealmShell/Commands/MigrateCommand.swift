@@ -103,7 +103,11 @@ struct MigrateCommand: Command {
 
     /// A script or schema file as text (`-`: standard input).
     static func readText(_ source: String) throws(ShellError) -> String {
-        if source == "-" { return String(decoding: Platform.readStandardInput(), as: UTF8.self) }
+        if source == "-" {
+            do { return String(decoding: try Platform.readStandardInput(), as: UTF8.self) } catch {
+                throw ShellError.reading("standard input", error)
+            }
+        }
         do {
             let image = try ByteImage.mapping(path: source)
             return String(decoding: try image.copy(0, image.count), as: UTF8.self)
