@@ -54,9 +54,8 @@ struct QueryWorkloads {
             queriedPath = "\(work)/people-\(rows)-enumerated.realm"
             if !fileExists(queriedPath) {
                 print("building \(queriedPath) …")
-                let (copy, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), scratchPath: queriedPath + ".scratch",
-                                                        maxDistinctPercent: 10)
-                try RealmFiles.writeFile(queriedPath, try Compactor.compact(copy), sync: true)
+                let (bytes, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), maxDistinctPercent: 10)
+                try RealmFiles.writeFile(queriedPath, bytes, sync: true)
             }
             print("queries run on \(queriedPath) (Person.name enumerated)")
         }

@@ -61,9 +61,8 @@ struct WriteWorkloads {
             var bundle = Row(id: "1b", title: "bundle copy of 1 (strings ≤ 10 % distinct enumerated)")
             let realmOut = "\(work)/write-bundle.realm", sqliteOut = "\(work)/write-bundle.sqlite"
             try rounds(&bundle, realm: (setup: { removeRealm(realmOut) }, run: {
-                let (copy, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), scratchPath: realmOut + ".scratch",
-                                                        maxDistinctPercent: 10)
-                try RealmFiles.writeFile(realmOut, try Compactor.compact(copy), sync: true)
+                let (bytes, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), maxDistinctPercent: 10)
+                try RealmFiles.writeFile(realmOut, bytes, sync: true)
             }), sqlite: (setup: { removeSQLite(sqliteOut) }, run: {
                 try SQLiteFile.open(sqlitePath).exec("VACUUM INTO '\(sqliteOut)'")
             }), check: {

@@ -21,6 +21,15 @@ struct ByteStringTable {
         for p in order { other.withValue(p) { _ = self.insert($0) } }
     }
 
+    /// The values in realm-core's order (`precedes`), and for each position here its
+    /// position there.
+    func sorted() -> (table: ByteStringTable, rank: [Int64]) {
+        let order = (0..<count).sorted { precedes($0, $1) }
+        var rank = [Int64](repeating: 0, count: order.count)
+        for (r, p) in order.enumerated() { rank[p] = Int64(r) }
+        return (ByteStringTable(self, order: order), rank)
+    }
+
     /// Calls `body` with value `p`'s bytes (nil for null).
     func withValue<R>(_ p: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
         if p == nullPosition { return try body(nil) }

@@ -16,14 +16,19 @@ public struct Compactor {
     }
 
     let snapshot: Snapshot
+    /// Nodes written in place of the committed ones at their refs (`StringEnumerationPlan`).
+    private var replacements: [Int: MutableNode] = [:]
     private var out: [UInt8] = []
     private var progress: (@Sendable (Double) -> Void)?
     private var estimate = 1
     private var nextReport = 0
 
     /// The logical bytes of the compacted file.
-    public static func compact(_ snapshot: Snapshot, options: Options = Options()) throws(FormatError) -> [UInt8] {
+    /// With `enumeration`, its planned string columns are written enumerated (§9.4.4).
+    public static func compact(_ snapshot: Snapshot, options: Options = Options(),
+                               enumeration: StringEnumerationPlan? = nil) throws(FormatError) -> [UInt8] {
         var c = Compactor(snapshot: snapshot)
+        c.replacements = enumeration?.replacements ?? [:]
         return try c.run(options)
     }
 
@@ -90,6 +95,7 @@ public struct Compactor {
             progress(min(1, Double(out.count) / Double(estimate)))
             nextReport = out.count + estimate / 100 + 1
         }
+        if let replacement = replacements[ref] { return try write(replacement, depth: depth) }
         let node = try snapshot.node(ref)
         guard node.hasRefs else {
             let newRef = out.count
@@ -107,6 +113,25 @@ public struct Compactor {
             values[i] = Int64(try copy(Int(values[i]), depth: depth + 1))
         }
         return writeNode(flags: node.header.flags & 0xE0, values: values)
+    }
+
+    /// Writes a replacement node, children first: its new children, and the committed subtrees
+    /// it still refers to, copied; returns its ref.
+    private mutating func write(_ node: MutableNode, depth: Int) throws(FormatError) -> Int {
+        guard depth < 200 else { throw .corrupt(offset: node.originalRef ?? 0, reason: "node tree is nested too deep to copy") }
+        var slots = node.integers
+        if node.hasRefs {
+            for i in 0..<slots.count {
+                if let child = node.loadedChild(i) {
+                    slots[i] = Int64(try write(child, depth: depth + 1))
+                } else if slots[i] != 0 && slots[i] & 1 == 0 {
+                    slots[i] = Int64(try copy(Int(slots[i]), depth: depth + 1))
+                }
+            }
+        }
+        let ref = out.count
+        out += node.encoded(slots: slots)
+        return ref
     }
 
     /// Appends a bits-width node with the minimal width for `values`; returns its ref.

@@ -538,10 +538,8 @@ public final class TableEditor {
             if seen.count > maxDistinct { return (maxDistinct + 1, false) }
             positions.append(leafPositions)
         }
-        let order = (0..<seen.count).sorted { seen.precedes($0, $1) }
-        var rank = [Int64](repeating: 0, count: order.count)
-        for (r, p) in order.enumerated() { rank[p] = Int64(r) }
-        let list = EnumValueWriter(new: ByteStringTable(seen, order: order))
+        let (sorted, rank) = seen.sorted()
+        let list = EnumValueWriter(new: sorted)
         let kind = ColumnCells.Kind(columns[c], enumValues: list)
         for (leaf, leafPositions) in zip(leaves, positions) {
             leaf.cells[c] = ColumnCells(kind: kind, positions: leafPositions.map { rank[Int($0)] })

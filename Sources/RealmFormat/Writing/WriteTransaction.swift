@@ -23,13 +23,8 @@ public final class WriteTransaction {
     private var freed: [(position: Int, length: Int)] = []
     private var freedPositions: Set<Int> = []
 
-    /// Whether commits wait for the disk (fsync, §13.5). Only a scratch file that is deleted
-    /// after use does without (realm-core's `Durability::MemOnly` idea): a crash loses it anyway.
-    public let durable: Bool
-
-    public init(path: String, durable: Bool = true) throws(FormatError) {
+    public init(path: String) throws(FormatError) {
         self.path = path
-        self.durable = durable
         guard case let .success(lock) = Platform.lockExclusively(lockPath: path + ".lock") else {
             throw .io(path: path + ".lock", errno: Platform.lastErrno(), action: "open")
         }
@@ -257,7 +252,6 @@ public final class WriteTransaction {
     }
 
     private func sync() throws(FormatError) {
-        guard durable else { return }
         guard Platform.sync(fd) else { throw .io(path: path, errno: Platform.lastErrno(), action: "sync") }
     }
 }

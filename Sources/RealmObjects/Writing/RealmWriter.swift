@@ -25,10 +25,9 @@ public final class RealmWriter {
     var lastCreationPlan: CreationPlan?
     public internal(set) var summary = Summary()
 
-    /// `durable: false` only for scratch files deleted after use (`WriteTransaction.durable`).
-    public init(path: String, durable: Bool = true) throws(FormatError) {
+    public init(path: String) throws(FormatError) {
         self.path = path
-        transaction = try WriteTransaction(path: path, durable: durable)
+        transaction = try WriteTransaction(path: path)
         file = try RealmFile(path: path, snapshot: transaction.snapshot)
     }
 

@@ -41,27 +41,32 @@ extension RealmWriter {
     }
 }
 
-/// A copy of a snapshot with its string properties enumerated, for `compact --enumerate-strings`
-/// (realm-enumerate's "enumerate, then compact"): the live data is written to a scratch file,
-/// a write transaction enumerates there, and the caller compacts the returned snapshot. The
-/// scratch file (and its lock file) is removed before this returns; the snapshot keeps its
-/// mapping. Needs a format-24 snapshot, as every write does.
+/// String properties enumerated in a compacted copy, for `compact --enumerate-strings`
+/// (realm-enumerate's "enumerate, then compact"), in one pass: a `StringEnumerationPlan` of
+/// the classes' string columns, which the compactor writes in place of the plain leaves. The
+/// result is what `RealmWriter.enumerateStrings` and a compaction give, without a scratch file
+/// (so an encrypted file is never written out decrypted). Needs a format-24 snapshot.
 public enum EnumeratedCopy {
-    public static func make(of snapshot: Snapshot, scratchPath: String, maxDistinctPercent: Double) throws
-        -> (snapshot: Snapshot, properties: [RealmWriter.EnumeratedProperty]) {
-        defer {
-            Platform.remove(scratchPath)
-            Platform.remove(scratchPath + ".lock")
+    public static func plan(for snapshot: Snapshot, maxDistinctPercent: Double) throws
+        -> (plan: StringEnumerationPlan, properties: [RealmWriter.EnumeratedProperty]) {
+        guard snapshot.fileFormat == 24 else {
+            throw FormatError.cannotWrite(reason: "it has file format \(snapshot.fileFormat); only format-24 files are enumerated (upgrade a copy first)")
         }
-        let bytes = try Compactor.compact(snapshot)
-        let fd = try Platform.createNew(scratchPath, mode: 0o600).get()
-        let written = Platform.writeAll(fd, bytes, at: 0)
-        guard Platform.closeFile(fd), written else {
-            throw FormatError.io(path: scratchPath, errno: Platform.lastErrno(), action: "write")
+        let file = try RealmFile(path: "", snapshot: snapshot)
+        var plan = StringEnumerationPlan()
+        try plan.add(file.classes.map(\.table), in: snapshot, maxDistinctPercent: maxDistinctPercent)
+        let properties = plan.columns.map { c in
+            RealmWriter.EnumeratedProperty(className: file.classes.first { $0.table.name == c.table }?.name ?? c.table,
+                                           property: c.column, distinctValues: c.distinctValues, objects: c.objects,
+                                           enumerated: c.enumerated, alreadyEnumerated: c.alreadyEnumerated)
         }
-        let writer = try RealmWriter(path: scratchPath, durable: false)
-        let properties = try writer.enumerateStrings(maxDistinctPercent: maxDistinctPercent)
-        try writer.commit()
-        return (try Snapshot(path: scratchPath), properties)
+        return (plan, properties)
+    }
+
+    /// The compacted bytes of `snapshot` with its string properties enumerated.
+    public static func make(of snapshot: Snapshot, maxDistinctPercent: Double, options: Compactor.Options = Compactor.Options()) throws
+        -> (bytes: [UInt8], properties: [RealmWriter.EnumeratedProperty]) {
+        let (plan, properties) = try plan(for: snapshot, maxDistinctPercent: maxDistinctPercent)
+        return (try Compactor.compact(snapshot, options: options, enumeration: plan), properties)
     }
 }

@@ -82,11 +82,9 @@ struct CompactCommand: Command {
             options.padForEncryption = outputKey != nil
             let bar = ProgressBar(io: io, label: "compacting", bytes: before)
             options.progress = bar.map { b in { @Sendable fraction in b.update(fraction) } }
-            var source = snapshot
-            if let percent = enumerateStrings {
-                source = try enumerated(snapshot, percent: percent, io)
-            }
-            bytes = try Compactor.compact(source, options: options)
+            var plan: StringEnumerationPlan?
+            if let percent = enumerateStrings { plan = try enumerationPlan(snapshot, percent: percent, io) }
+            bytes = try Compactor.compact(snapshot, options: options, enumeration: plan)
             bar?.finish()
             // Check the copy before it replaces anything: it must open and hold the same tables.
             let copy = try Snapshot(image: ByteImage(bytes: bytes))
@@ -107,11 +105,10 @@ struct CompactCommand: Command {
 }
 
 extension CompactCommand {
-    /// The snapshot with its string properties enumerated (`EnumeratedCopy`, on a scratch
-    /// file beside the output); prints what was done to each string property.
-    private func enumerated(_ snapshot: Snapshot, percent: Double, _ io: ShellIO) throws -> Snapshot {
-        let scratch = (output ?? path) + ".realmsh-enumerate-\(Platform.processID())"
-        let (copy, report) = try EnumeratedCopy.make(of: snapshot, scratchPath: scratch, maxDistinctPercent: percent)
+    /// The string properties to enumerate while compacting (`EnumeratedCopy`); prints what
+    /// is done to each.
+    private func enumerationPlan(_ snapshot: Snapshot, percent: Double, _ io: ShellIO) throws -> StringEnumerationPlan {
+        let (plan, report) = try EnumeratedCopy.plan(for: snapshot, maxDistinctPercent: percent)
         for p in report {
             let name = "\(p.className).\(p.property)"
             if p.alreadyEnumerated {
@@ -123,7 +120,7 @@ extension CompactCommand {
                 io.printError("\(name): more than \(p.distinctValues - 1) distinct values in \(p.objects) objects (over \(Self.percentText(percent)) %): left as it is")
             }
         }
-        return copy
+        return plan
     }
 
     /// A percentage with at most one decimal.
