@@ -66,7 +66,7 @@ public final class TableEditor {
     /// Realm's int keys start with the value's low bytes (§12.3), so in creation order every
     /// insert would shift a 1000-key array, while sorted they append at the tree's right edge.
     /// Any insertion order gives a valid index (§13.10).
-    private var pendingIndex: [Int: [(value: Value, key: Int64)]] = [:]
+    private var pendingIndex: [Int: PendingIndexEntries] = [:]
     /// Primary keys of those objects, for lookups and the uniqueness check.
     private var pendingPrimaryKeys = PendingPrimaryKeys()
     /// A change failed halfway (after some of its parts were made): the table must not be
@@ -240,7 +240,7 @@ public final class TableEditor {
             pendingPrimaryKeys.insert(lookup, objectKey: key)
         }
         try guarded { () throws(FormatError) in
-            for c in maintainedIndexes { pendingIndex[c, default: []].append((values[c], key)) }
+            for c in maintainedIndexes { pendingIndex[c, default: PendingIndexEntries()].append(values[c], key: key) }
             var l = appending ? leaves.count - 1 : leafIndex(for: key)
             var leaf = leaves[l]
             try decodeAll(leaf)
@@ -755,7 +755,7 @@ public final class TableEditor {
         }
         try transaction.releaseSubtree(try indexRoot(c))
         indexRoots[c] = SearchIndexWriter.makeEmpty()
-        pendingIndex[c] = entries
+        pendingIndex[c] = PendingIndexEntries(entries)
         try flushPendingIndex(c)
     }
 
@@ -814,32 +814,39 @@ public final class TableEditor {
         guard let pending = pendingIndex.removeValue(forKey: c), !pending.isEmpty else { return }
         if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
         let type = columns[c].type
+        let intsOnly = pending.values == nil && type == .int
         // Ordered by the keys of the first two levels (§12.3), then ObjKey.
         var levelKeys: [(Int32, Int32)] = []
         levelKeys.reserveCapacity(pending.count)
-        for entry in pending {
-            if case let .int(v) = entry.value, type == .int {
-                levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4)))
-                continue
+        if intsOnly {
+            for v in pending.ints { levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4))) }
+        } else {
+            for i in 0..<pending.count {
+                let value = pending.value(i)
+                if case let .int(v) = value, type == .int {
+                    levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4)))
+                    continue
+                }
+                let data = IndexKey.bytes(of: value, columnType: type) ?? .null
+                levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
             }
-            let data = IndexKey.bytes(of: entry.value, columnType: type) ?? .null
-            levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
         }
-        let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: pending.map(\.key))
+        let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: pending.keys)
         let writer = indexWriter(c)
         var root = try indexRoot(c)
         let unique = c == primaryKeyColumn
         if !root.isInner && root.count == 1 {
             // An empty index (a new table, a rebuild): built level by level, the same tree.
             snapshot.resetWorkBudget()
-            let built = try writer.build(pending, order: order, unique: unique)
+            let built = intsOnly ? try writer.build(ints: pending.ints, keys: pending.keys, order: order, unique: unique)
+                : try writer.build(pending.pairs, order: order, unique: unique)
             try transaction.releaseSubtree(root)
             indexRoots[c] = built
             return
         }
         for i in order {
             snapshot.resetWorkBudget()
-            root = try writer.insert(pending[i].value, objKey: pending[i].key, into: root, unique: unique)
+            root = try writer.insert(pending.value(i), objKey: pending.keys[i], into: root, unique: unique)
         }
         indexRoots[c] = root
     }
