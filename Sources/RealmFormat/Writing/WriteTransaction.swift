@@ -195,10 +195,10 @@ public final class WriteTransaction {
             guard Platform.resize(fd, to: physical) else { throw .io(path: path, errno: Platform.lastErrno(), action: "grow") }
         }
         // Nodes placed side by side (space past the end, large free blocks) go out in one
-        // write each run: a million-object commit is tens of thousands of small nodes.
-        // Each run's buffer is sized before it is filled (no regrowth copies).
+        // vectored write per run of up to 1 MB: a million-object commit is tens of thousands of
+        // small nodes, written without being copied together first.
         writes.sort { $0.0 < $1.0 }
-        var runs: [(Int, [UInt8])] = []
+        var runs: [(offset: Int, nodes: Range<Int>)] = []
         var first = 0
         while first < writes.count {
             var end = first + 1, length = writes[first].1.count
@@ -206,22 +206,17 @@ public final class WriteTransaction {
                 length += writes[end].1.count
                 end += 1
             }
-            if end == first + 1 {
-                runs.append(writes[first])
-            } else {
-                var run = [UInt8]()
-                run.reserveCapacity(length)
-                for i in first..<end { run += writes[i].1 }
-                runs.append((writes[first].0, run))
-            }
+            runs.append((writes[first].0, first..<end))
             first = end
         }
-        writes = []
         Failpoint.beforeWrite.hit()
-        for (i, (offset, bytes)) in runs.enumerated() {
-            guard Platform.writeAll(fd, bytes, at: offset) else { throw .io(path: path, errno: Platform.lastErrno(), action: "write") }
+        for (i, run) in runs.enumerated() {
+            guard Platform.writeAll(fd, buffers: writes[run.nodes].map(\.1), at: run.offset) else {
+                throw .io(path: path, errno: Platform.lastErrno(), action: "write")
+            }
             if i == runs.count / 2 { Failpoint.midWrite.hit() }
         }
+        writes = []
         try sync()
         Failpoint.afterNodes.hit()
         let newSlot = 1 - currentSlot
