@@ -498,9 +498,6 @@ public final class TableEditor {
 
     // MARK: enumerated string columns
 
-    /// Whether column `c` is an enumerated string column (§9.4.4).
-    public func isEnumerated(column c: Int) -> Bool { enumValues[c] != nil }
-
     /// The number of values in column `c`'s value list, if it is enumerated.
     public func enumeratedValueCount(column c: Int) -> Int? { enumValues[c]?.count }
 
