@@ -143,6 +143,22 @@ public struct StringLeafReader {
         }
     }
 
+    /// Calls `body` with each value's bytes in order (nil for null), only for the rows whose
+    /// `keep` flag is set when given. The buffer is valid only during the call.
+    public func forEachValue(keeping keep: [Bool]? = nil,
+                             _ body: (UnsafeBufferPointer<UInt8>?) throws(FormatError) -> Void) throws(FormatError) {
+        var failure: FormatError?
+        for i in 0..<count where keep?[i] ?? true {
+            _ = try matches(i) { span in
+                do throws(FormatError) {
+                    if let span { try span.withUnsafeBufferPointer { b throws(FormatError) in try body(b) } } else { try body(nil) }
+                } catch { failure = error }
+                return true
+            }
+            if let failure { throw failure }
+        }
+    }
+
     /// Whether the leaf is enumerated (§9.4.4): its values are positions in a value list.
     public var isEnumerated: Bool { form == .enumerated }
 

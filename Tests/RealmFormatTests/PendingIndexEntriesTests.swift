@@ -14,8 +14,10 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual(entries.values, [.int(10), .int(9), .int(8), .int(7), .int(6), .null, .int(1)])
         XCTAssertEqual(entries.keys, [0, 1, 2, 3, 4, 5, 6])
         XCTAssertEqual(entries.pairs.map(\.value), entries.values)
-        let rebuilt = PendingIndexEntries([(.string(Array("a".utf8)), 3), (.int(2), 1)])
-        XCTAssertEqual(rebuilt.pairs.map(\.key), [3, 1])
-        XCTAssertEqual(rebuilt.value(0), .string(Array("a".utf8)))
+        var rebuilt = PendingIndexEntries(ints: [7, 2], keys: [3, 1])
+        XCTAssertEqual(rebuilt.pairs.map(\.value), [.int(7), .int(2)])
+        rebuilt.append(.string(Array("a".utf8)), key: 9)
+        XCTAssertEqual(rebuilt.values, [.int(7), .int(2), .string(Array("a".utf8))])
+        XCTAssertEqual(rebuilt.keys, [3, 1, 9])
     }
 }

@@ -297,15 +297,8 @@ struct ColumnCells {
             let reader = try StringLeafReader(snapshot, ref: ref)
             try check(reader.count)
             cells.strings.reserve(reader.count, bytes: 16 * reader.count)
-            for i in 0..<reader.count where keep?[i] ?? true {
-                _ = try reader.matches(i) { span in
-                    if let span {
-                        span.withUnsafeBufferPointer { cells.strings.append($0) }
-                    } else {
-                        cells.strings.append(nil as [UInt8]?)
-                    }
-                    return true
-                }
+            try reader.forEachValue(keeping: keep) { v in
+                if let v { cells.strings.append(v) } else { cells.strings.append(nil as [UInt8]?) }
             }
         case .timestamps:
             let all = try snapshot.decodeTimestamps(ref)

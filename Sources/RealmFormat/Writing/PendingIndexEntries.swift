@@ -14,10 +14,10 @@ struct PendingIndexEntries {
 
     init() {}
 
-    /// Entries already boxed (an index rebuild's).
-    init(_ entries: [(value: Value, key: Int64)]) {
-        values = entries.map(\.value)
-        keys = entries.map(\.key)
+    /// An int column's entries (an index rebuild's).
+    init(ints: [Int64], keys: [Int64]) {
+        self.ints = ints
+        self.keys = keys
     }
 
     mutating func append(_ value: Value, key: Int64) {

@@ -68,14 +68,7 @@ public struct StringEnumerationPlan {
             }
             var leafPositions = [Int64]()
             leafPositions.reserveCapacity(reader.count)
-            for i in 0..<reader.count {
-                _ = try reader.matches(i) { span in
-                    let p: Int
-                    if let span { p = span.withUnsafeBufferPointer { seen.insert($0).position } } else { p = seen.insert(nil).position }
-                    leafPositions.append(Int64(p))
-                    return true
-                }
-            }
+            try reader.forEachValue { v in leafPositions.append(Int64(seen.insert(v).position)) }
             if seen.count > limit { return (limit + 1, nil) }
             positions.append((ref, leafPositions))
         }

@@ -279,11 +279,11 @@ public final class TableEditor {
         try checkWritable(leaf, c)
         if indexedColumns.contains(c) && !indexesBuiltAtFinish.contains(c) {
             guard old != value else { return }
-            let changes = indexedChanges[c, default: 0] + 1
-            indexedChanges[c] = changes
-            willChange(column: c, objects: changes)
+            indexedChanges[c, default: 0] += 1
+            willChange(column: c, objects: indexedChanges[c, default: 0])
         }
         if indexedColumns.contains(c) && !indexesBuiltAtFinish.contains(c) {
+            // Still kept entry by entry (`willChange` did not switch it to a build at finish).
             try guarded { () throws(FormatError) in
                 try flushPendingIndex(c)
                 try indexErase(old, key: key, column: c)
@@ -557,16 +557,7 @@ public final class TableEditor {
             guard reader.count == leaf.count else {
                 throw .corrupt(offset: try columnRef(leaf, c), reason: "table '\(table.name)': column '\(table.columns[c].name)' holds \(reader.count) values for \(leaf.count) objects")
             }
-            for i in 0..<reader.count {
-                var failure: FormatError?
-                _ = try reader.matches(i) { span in
-                    do throws(FormatError) {
-                        if let span { try span.withUnsafeBufferPointer { b throws(FormatError) in try body(b) } } else { try body(nil) }
-                    } catch { failure = error }
-                    return true
-                }
-                if let failure { throw failure }
-            }
+            try reader.forEachValue(body)
             return
         }
         try cells(leaf, c).forEachString(body)
@@ -580,7 +571,7 @@ public final class TableEditor {
         guard let spec = try transaction.child(top, 0), spec.hasRefs, spec.count >= 6 else {
             throw .corrupt(offset: table.ref, reason: "table '\(table.name)': no Spec")
         }
-        let publicColumns = table.columns.filter { !$0.isBacklink }.count
+        let publicColumns = table.publicColumns.count
         let lists: MutableNode
         if let existing = try transaction.child(spec, 4) {
             guard existing.hasRefs, existing.count >= publicColumns else {
@@ -731,28 +722,22 @@ public final class TableEditor {
     /// Replaces the index of column `c` by one holding every object now in the table (§12.4:
     /// the same entries, whatever order built them); the old tree's space is released.
     private func rebuildIndex(_ c: Int) throws(FormatError) {
+        var entries: PendingIndexEntries
         if let (values, keys) = try keptIntEntries(column: c) {
             // A required int column (a primary key): values and ObjKeys as plain arrays.
-            try transaction.releaseSubtree(try indexRoot(c))
-            pendingIndex[c] = nil
-            if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
-            let order = IndexEntryOrder.permutation(
-                levelKeys: values.map { (IndexKey.key(int: $0, offset: 0), IndexKey.key(int: $0, offset: 4)) }, objKeys: keys)
-            snapshot.resetWorkBudget()
-            indexRoots[c] = keys.isEmpty ? SearchIndexWriter.makeEmpty()
-                : try indexWriter(c).build(ints: values, keys: keys, order: order, unique: c == primaryKeyColumn)
-            return
-        }
-        var entries: [(value: Value, key: Int64)] = []
-        entries.reserveCapacity(objectCount)
-        for leaf in leaves {
-            if try appendKeptInts(of: leaf, column: c, to: &entries) { continue }
-            let values = try cells(leaf, c)
-            for (row, key) in leaf.keys.enumerated() { entries.append((values[row], key)) }
+            entries = PendingIndexEntries(ints: values, keys: keys)
+        } else {
+            entries = PendingIndexEntries()
+            for leaf in leaves {
+                let values = try cells(leaf, c)
+                for (row, key) in leaf.keys.enumerated() { entries.append(values[row], key: key) }
+            }
         }
         try transaction.releaseSubtree(try indexRoot(c))
         indexRoots[c] = SearchIndexWriter.makeEmpty()
-        pendingIndex[c] = PendingIndexEntries(entries)
+        // The rebuilt index holds every object, new ones included.
+        if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
+        pendingIndex[c] = entries
         try flushPendingIndex(c)
     }
 
@@ -783,27 +768,6 @@ public final class TableEditor {
             keys += leaf.keys
         }
         return (values, keys)
-    }
-
-    /// The entries of a required int column (a primary key) still on disk with a removal
-    /// pending, read in place as `ColumnCells.decode` reads them: the column then stays on
-    /// disk and is filtered byte by byte when the leaf is written. False when the column is
-    /// not in that state or its array is not as expected (the general path reads it).
-    private func appendKeptInts(of leaf: ClusterLeafEdit, column c: Int, to entries: inout [(value: Value, key: Int64)]) throws(FormatError) -> Bool {
-        guard leaf.cells[c] == nil, leaf.removalPending[c], cellKinds[c] == .int, let keep = leaf.removalMask else { return false }
-        let node = try snapshot.plainInts(try columnRef(leaf, c))
-        guard node.count == keep.count else { return false }
-        let keys = leaf.keys, start = entries.count
-        var row = 0
-        for i in 0..<node.count where keep[i] {
-            if row < keys.count { entries.append((.int(node.int(i)), keys[row])) }
-            row += 1
-        }
-        guard row == keys.count else {
-            entries.removeSubrange(start...)
-            return false
-        }
-        return true
     }
 
     /// Puts the pending entries of column `c` into its tree, in index-key order.
