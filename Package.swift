@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh,
@@ -23,7 +23,9 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // A header-only cache prefetch hint for the leaf scans (no library behind it).
         .systemLibrary(name: "CPrefetch"),
-        .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"]),
+        // Failpoints (Writing/Failpoint.swift) exist only in debug builds, the ones `swift test` runs.
+        .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"],
+                swiftSettings: [.define("REALMSH_FAILPOINTS", .when(configuration: .debug))]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
         // Scripted schema migrations: the object-store view and queries, applied to table models.

@@ -7,14 +7,14 @@ public protocol ByteSink: AnyObject {
 
 /// Writes to a file descriptor; remembers the first failure (a closed pipe, a full disk).
 public final class FileSink: ByteSink {
-    public let fd: Int32
+    public let descriptor: FileDescriptor
     public private(set) var failed = false
 
-    public init(fd: Int32) { self.fd = fd }
+    public init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
 
     public func write(_ bytes: [UInt8]) {
         guard !failed else { return }
-        failed = !bytes.withUnsafeBytes { Platform.writeAll(fd, $0) }
+        failed = (try? descriptor.write(bytes)) == nil
     }
 }
 

@@ -119,35 +119,6 @@ public enum ValueParsing {
         hexBytes(text.replacingHyphens(), count: 16).map(RealmFormat.UUID.init)
     }
 
-    /// Standard or URL-safe base64, padding optional.
-    public static func base64(_ text: String) -> [UInt8]? {
-        var values = [UInt8]()
-        for c in text.utf8 {
-            switch c {
-            case 65...90: values.append(c - 65)
-            case 97...122: values.append(c - 71)
-            case 48...57: values.append(c + 4)
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): values.append(62)
-            case UInt8(ascii: "/"), UInt8(ascii: "_"): values.append(63)
-            case UInt8(ascii: "="), 10, 13, 32: continue
-            default: return nil
-            }
-        }
-        guard values.count % 4 != 1 else { return nil }
-        var out = [UInt8]()
-        var i = 0
-        while i < values.count {
-            let chunk = values[i..<min(i + 4, values.count)]
-            var v: UInt32 = 0
-            for (j, x) in chunk.enumerated() { v |= UInt32(x) << UInt32(18 - 6 * j) }
-            out.append(UInt8(v >> 16 & 0xFF))
-            if chunk.count > 2 { out.append(UInt8(v >> 8 & 0xFF)) }
-            if chunk.count > 3 { out.append(UInt8(v & 0xFF)) }
-            i += 4
-        }
-        return out
-    }
-
     static func hexBytes(_ text: String, count: Int) -> [UInt8]? {
         let b = Array(text.utf8)
         guard b.count == 2 * count else { return nil }

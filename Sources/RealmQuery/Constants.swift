@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import RealmFormat
 
 /// Literals and arguments typed by the other side of their comparison (query-language.md §4,
@@ -211,18 +204,13 @@ extension TypeChecker {
             nanos = Int32(truncatingIfNeeded: parts.count > 1 ? Numbers.strtoll(parts[1]) : 0)
         } else {
             let fields = text.split(whereSeparator: { !Lexer.isDigit($0) }).map { Int32(truncatingIfNeeded: Numbers.decimal($0)) }
-            var tm = Glibc.tm()
-            tm.tm_year = fields[0] &- 1900
-            tm.tm_mon = fields[1] &- 1
-            tm.tm_mday = fields[2]
-            tm.tm_hour = fields[3]
-            tm.tm_min = fields[4]
-            tm.tm_sec = fields[5]
+            let year = fields[0] &- 1900
             nanos = fields.count > 6 ? fields[6] : 0
-            if tm.tm_year < 0 {
+            if year < 0 {
                 throw .invalidQuery(message: "Conversion of dates before 1900 is not supported.", at: node.range)
             }
-            seconds = Int64(Int32(truncatingIfNeeded: Int64(timegm(&tm))))
+            seconds = Int64(Int32(truncatingIfNeeded: Platform.timegm(tmYear: year, tmMonth: fields[1] &- 1, day: fields[2],
+                                                                         hour: fields[3], minute: fields[4], second: fields[5])))
             if nanos < 0 {
                 throw .malformedLiteral(message: "The nanoseconds of a Timestamp cannot be negative.", at: node.range)
             }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealmFormat
 
 /// Number conversions with the exact C/C++ behaviour realm-core relies on (query-language.md
 /// §1.6, §4): `strtoll` with base 0 (leading `0` is octal, `0x` hex, saturation on overflow),
@@ -64,22 +58,10 @@ enum Numbers {
     }
 
     /// C `strtod`.
-    static func strtod<C: Collection<UInt8>>(_ text: C) -> Double {
-        var bytes = Array(text)
-        bytes.append(0)
-        return bytes.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { Glibc.strtod($0, nil) }
-        }
-    }
+    static func strtod<C: Collection<UInt8>>(_ text: C) -> Double { Platform.strtod(text) }
 
     /// C `strtof`.
-    static func strtof<C: Collection<UInt8>>(_ text: C) -> Float {
-        var bytes = Array(text)
-        bytes.append(0)
-        return bytes.withUnsafeBufferPointer { p in
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { Glibc.strtof($0, nil) }
-        }
-    }
+    static func strtof<C: Collection<UInt8>>(_ text: C) -> Float { Platform.strtof(text) }
 
     static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
 
@@ -147,28 +129,5 @@ enum Numbers {
         case "-inf", "-infinity": return -Double.infinity
         default: return nil
         }
-    }
-
-    /// `%.<digits-1>e` of a double: its exact binary value correctly rounded to `digits`
-    /// significant decimal digits, as (negative, digits, exponent of the first digit).
-    static func decimalDigits(_ value: Double, significant: Int) -> (negative: Bool, digits: [UInt8], exponent: Int) {
-        var buffer = [CChar](repeating: 0, count: 128)
-        let count = withVaList([significant - 1, value]) { args in
-            buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, 128, "%.*e", args) }
-        }
-        let text = Array(buffer[0..<Int(max(0, min(count, 127)))].map { UInt8(bitPattern: $0) })
-        var negative = false
-        var digits = [UInt8]()
-        var i = 0
-        if i < text.count, text[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        while i < text.count, text[i] != UInt8(ascii: "e") {
-            if Lexer.isDigit(text[i]) { digits.append(text[i] - 48) }
-            i += 1
-        }
-        let exponent = i + 1 < text.count ? Int(strtoll(text[(i + 1)...])) : 0
-        return (negative, digits, exponent)
     }
 }

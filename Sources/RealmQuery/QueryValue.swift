@@ -168,74 +168,42 @@ public enum QValue: Sendable, Equatable {
         return a.isNumeric && b.isNumeric
     }
 
-    /// `Mixed::compare`: -1, 0 or 1; total over all values (null first, then by rank; numbers
-    /// exactly across int, float, double and decimal; NaN below all numbers).
+    /// `Mixed::compare`: -1, 0 or 1, as `ValueOrder` (RealmFormat) orders values; only `@type`
+    /// values, which no column holds, are ordered here (`TypeOfValue::matches`: equal when
+    /// their attribute bits overlap; against other kinds by rank, beside links).
     public static func compare(_ a: QValue, _ b: QValue) -> Int {
         switch (a, b) {
-        case (.null, .null): return 0
-        case (.null, _): return -1
-        case (_, .null): return 1
-        case let (.bool(x), .bool(y)): return x == y ? 0 : (x ? 1 : -1)
-        case let (.int(x), .int(y)): return generic(x, y)
-        case let (.int(x), .float(y)): return compareLongToDouble(x, Double(y))
-        case let (.int(x), .double(y)): return compareLongToDouble(x, y)
-        case let (.int(x), .decimal(y)): return DecimalMath.compare(DecimalMath.from(x), y)
-        case let (.float(x), .int(y)): return -compareLongToDouble(y, Double(x))
-        case let (.float(x), .float(y)): return compareFloat(x, y)
-        case let (.float(x), .double(y)): return compareFloat(Double(x), y)
-        case let (.float(x), .decimal(y)): return DecimalMath.compare(DecimalMath.from(x), y)
-        case let (.double(x), .int(y)): return -compareLongToDouble(y, x)
-        case let (.double(x), .float(y)): return compareFloat(x, Double(y))
-        case let (.double(x), .double(y)): return compareFloat(x, y)
-        case let (.double(x), .decimal(y)): return DecimalMath.compare(DecimalMath.from(x), y)
-        case let (.decimal(x), .int(y)): return DecimalMath.compare(x, DecimalMath.from(y))
-        case let (.decimal(x), .float(y)): return DecimalMath.compare(x, DecimalMath.from(y))
-        case let (.decimal(x), .double(y)): return DecimalMath.compare(x, DecimalMath.from(y))
-        case let (.decimal(x), .decimal(y)): return DecimalMath.compare(x, y)
-        case let (.string(x), .string(y)), let (.binary(x), .binary(y)): return bytes(x, y)
-        case let (.timestamp(x), .timestamp(y)): return x == y ? 0 : (x < y ? -1 : 1)
-        case let (.objectId(x), .objectId(y)): return bytes(x.bytes, y.bytes)
-        case let (.uuid(x), .uuid(y)): return bytes(x.bytes, y.bytes)
-        case let (.link(x), .link(y)): return generic(x, y)
-        case let (.typedLink(t1, k1), .typedLink(t2, k2)):
-            return t1 == t2 ? generic(k1, k2) : generic(t1.value, t2.value)
-        case let (.typeOfValue(x), .typeOfValue(y)): return x & y != 0 ? 0 : generic(x, y)
-        case (.list, .list), (.dictionary, .dictionary): return 0
+        case let (.typeOfValue(x), .typeOfValue(y)): return x & y != 0 ? 0 : (x < y ? -1 : 1)
+        case (.typeOfValue, _), (_, .typeOfValue):
+            if a.isNull || b.isNull { return a.isNull ? -1 : 1 }
+            return a.rank == b.rank ? (a.typeTag < b.typeTag ? -1 : 1) : (a.rank > b.rank ? 1 : -1)
         default:
-            return a.rank == b.rank ? generic(a.typeTag, b.typeTag) : (a.rank > b.rank ? 1 : -1)
+            return ValueOrder.compare(a.orderedValue, b.orderedValue)
+        }
+    }
+
+    /// The value `ValueOrder` orders (not for `@type` values).
+    private var orderedValue: Value {
+        switch self {
+        case .null, .typeOfValue: return .null
+        case let .int(i): return .int(i)
+        case let .bool(b): return .bool(b)
+        case let .float(f): return .float(f)
+        case let .double(d): return .double(d)
+        case let .string(s): return .string(s)
+        case let .binary(b): return .binary(b)
+        case let .timestamp(t): return .timestamp(t)
+        case let .decimal(d): return .decimal(d)
+        case let .objectId(o): return .objectId(o)
+        case let .uuid(u): return .uuid(u)
+        case let .link(k): return .link(k)
+        case let .typedLink(t, k): return .typedLink(table: t, key: k)
+        case let .list(l): return .list(l)
+        case let .dictionary(d): return .dictionary(d)
         }
     }
 
     static func generic<T: Comparable>(_ a: T, _ b: T) -> Int { a == b ? 0 : (a < b ? -1 : 1) }
-
-    /// Unsigned byte-wise order; a proper prefix is smaller.
-    static func bytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        let n = min(a.count, b.count)
-        for i in 0..<n where a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
-        return generic(a.count, b.count)
-    }
-
-    /// NaNs below all other values, two NaNs by bit pattern.
-    static func compareFloat<F: BinaryFloatingPoint>(_ a: F, _ b: F) -> Int {
-        if !a.isNaN && !b.isNaN { return a == b ? 0 : (a < b ? -1 : 1) }
-        if a.isNaN && b.isNaN {
-            if let x = a as? Double, let y = b as? Double { return generic(x.bitPattern, y.bitPattern) }
-            if let x = a as? Float, let y = b as? Float { return generic(x.bitPattern, y.bitPattern) }
-            return 0
-        }
-        return a.isNaN ? -1 : 1
-    }
-
-    /// Exact comparison of an int with a double (mixed.cpp `compare_long_to_double`).
-    static func compareLongToDouble(_ lhs: Int64, _ rhs: Double) -> Int {
-        if rhs.isNaN { return 1 }
-        let precise: Int64 = 1 << 53
-        if lhs <= precise && lhs >= -precise { return compareFloat(Double(lhs), rhs) }
-        let bound = 9_223_372_036_854_775_808.0
-        if rhs >= bound { return -1 }
-        if rhs < -bound { return 1 }
-        return generic(lhs, Int64(rhs))
-    }
 
     // MARK: - Arithmetic (`Mixed::operator+` …): the result has the wider numeric type; null or a
     // non-number makes it null.

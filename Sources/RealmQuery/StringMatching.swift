@@ -158,7 +158,7 @@ enum StringMatching {
         text.count == p.count && beginsWith(text, p)
     }
 
-    /// Unsigned byte-wise order, a proper prefix smaller (as `QValue.bytes`).
+    /// Unsigned byte-wise order, a proper prefix smaller (as `ValueOrder.bytes`).
     static func compare(_ text: Span<UInt8>, _ p: [UInt8]) -> Int {
         let n = Swift.min(text.count, p.count)
         for i in 0..<n where text[i] != p[i] { return text[i] < p[i] ? -1 : 1 }

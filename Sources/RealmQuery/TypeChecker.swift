@@ -411,33 +411,3 @@ final class TypeChecker {
                                   quantifier: node.quantifier, isMixedList: hint != .typeOfValue, description: description))
     }
 }
-
-/// "Did you mean …?": the closest name within a small edit distance, case-insensitive.
-enum NameSuggestion {
-    static func nearest(_ word: String, among candidates: [String]) -> String? {
-        let w = Array(word.lowercased())
-        var best: (String, Int)?
-        for c in candidates where !c.isEmpty {
-            let d = distance(w, Array(c.lowercased()))
-            if d <= max(1, min(3, c.count / 3)), best == nil || d < best!.1 { best = (c, d) }
-        }
-        return best?.0
-    }
-
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var twoBack = previous
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = min(current[j], twoBack[j - 2] + 1) }
-            }
-            twoBack = previous
-            previous = current
-        }
-        return previous[b.count]
-    }
-}

@@ -1,12 +1,24 @@
-/// One subcommand: its interface (`spec`, help text included) and what it does.
+/// One subcommand: its interface (`spec`: arguments, options, help, the file it works on and
+/// its effect) and what it does. `CommandPipeline` parses, checks the declared effect and runs
+/// it, from the command line and from the shell alike.
 public protocol Command: Sendable {
     static var spec: CommandSpec { get }
     /// Validates the parsed arguments; a problem is a usage error (exit 64).
     init(_ arguments: ParsedArguments) throws(ShellError)
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode
 }
 
-/// Every subcommand, in the order `realmsh help` lists them.
+/// What a running command gets from the pipeline.
+public struct CommandContext {
+    public let io: ShellIO
+    /// Where the declared output goes; nil when there is none or it is standard output.
+    let output: OutputTarget?
+    /// How query results are shown here: the command line's defaults or the shell's settings.
+    let results: any ResultPresenter
+}
+
+/// Every subcommand, in the order `realmsh help` lists them. Adding a subcommand: one file in
+/// Commands/ with its type, and its name in this list.
 enum Commands {
     static let all: [any Command.Type] = [
         InfoCommand.self, SchemaCommand.self, ExportCommand.self, QueryCommand.self, VerifyCommand.self,
@@ -16,4 +28,6 @@ enum Commands {
     ]
 
     static func named(_ name: String) -> (any Command.Type)? { all.first { $0.spec.name == name } }
+
+    static var names: [String] { all.map { $0.spec.name } }
 }

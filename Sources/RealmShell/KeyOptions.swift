@@ -1,20 +1,25 @@
 import RealmFormat
 
-/// Where a command gets an encryption key: `--key-file PATH` (64 raw bytes or 128 hex
-/// characters), `--key HEX` (visible in `ps`, so warned against), or `REALMSH_KEY`.
-/// The key is never printed or logged.
+/// Where a command gets the encryption key of the file it reads: `--key-file PATH` (64 raw
+/// bytes or 128 hex characters), `--key HEX` (visible in `ps`, so warned against), or
+/// `REALMSH_KEY`. The key is never printed or logged. In the shell, the open file's key
+/// fills these in (`CommandPipeline`).
 struct KeyOptions {
-    static let options: [CommandSpec.Option] = [
-        .value("key-file", name: "path", help: "Encryption key file: 64 raw bytes or 128 hex characters."),
-        .value("key", name: "hex", help: "Encryption key as 128 hex characters (visible to other users in ps; prefer --key-file or REALMSH_KEY)."),
-    ]
+    static let keyFile = Option<String>("key-file", value: "path", help: "Encryption key file: 64 raw bytes or 128 hex characters.")
+    static let key = Option<String>("key", value: "hex", help: "Encryption key as 128 hex characters (visible to other users in ps; prefer --key-file or REALMSH_KEY).")
+    static let all: [any OptionDeclaration] = [keyFile, key]
 
     let keyFile: String?
     let keyHex: String?
 
     init(_ arguments: ParsedArguments) {
-        keyFile = arguments.value("key-file")
-        keyHex = arguments.value("key")
+        keyFile = arguments[Self.keyFile]
+        keyHex = arguments[Self.key]
+    }
+
+    init(keyFile: String?, keyHex: String?) {
+        self.keyFile = keyFile
+        self.keyHex = keyHex
     }
 
     /// The key, or nil when none was given in any form.

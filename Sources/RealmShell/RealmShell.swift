@@ -59,22 +59,15 @@ public enum RealmShell {
             }
             var shell = try ShellCommand(parsed)
             shell.implicit = true
-            return try shell.run(io)
+            return try shell.run(CommandContext(io: io, output: nil, results: CommandLineHost()))
         }
-        var message = "unknown subcommand '\(first)'"
-        if let near = Suggestions.nearest(to: first, among: Commands.all.map { $0.spec.name }) {
-            message += "; did you mean '\(near)'?"
-        }
-        throw ShellError(message + " (see 'realmsh --help')", code: .usage)
+        throw ShellError("unknown subcommand '\(first)'" + NameSuggestion.didYouMean(first, among: Commands.names)
+                         + " (see 'realmsh --help')", code: .usage)
     }
 
+    /// `realmsh COMMAND ARGS…`, through the pipeline every command runs through.
     static func execute(_ type: any Command.Type, _ args: [String], io: ShellIO) throws(ShellError) -> ExitCode {
-        let parsed = try ArgumentParser.parse(args, spec: type.spec)
-        if parsed.wantsHelp {
-            io.print(type.spec.help)
-            return .success
-        }
-        return try type.init(parsed).run(io)
+        try CommandPipeline(host: CommandLineHost()).run(type, args, io: io)
     }
 
     static func generalHelp() -> String {

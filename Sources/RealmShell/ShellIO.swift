@@ -35,7 +35,7 @@ public final class ShellIO {
         let tty = Platform.isTerminal(1)
         let color = tty && Platform.environment("NO_COLOR") == nil
         let width = Int(Platform.environment("COLUMNS") ?? "") ?? Platform.terminalColumns(1) ?? 80
-        return ShellIO(stdout: FileSink(fd: 1), stderr: FileSink(fd: 2), stdoutIsTerminal: tty, useColor: color, terminalWidth: width,
+        return ShellIO(stdout: FileSink(.standardOutput), stderr: FileSink(.standardError), stdoutIsTerminal: tty, useColor: color, terminalWidth: width,
                        stderrIsTerminal: Platform.isTerminal(2), stdin: 0)
     }
 

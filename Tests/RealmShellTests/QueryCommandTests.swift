@@ -72,15 +72,21 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual(jsonl.split(separator: "\n").count, 1)
     }
 
+    /// On a terminal, the shell's `table` mode (one renderer for both): fitted to the width,
+    /// numbers right-aligned, links as the shell shows them.
     func testTableOnATerminal() {
         let run = realmsh(["query", basic, "Person", "age > 50"], terminal: true)
         XCTAssertEqual(run.code, 0)
         let lines = run.out.split(separator: "\n")
-        XCTAssertTrue(lines[0].hasPrefix("_key  name   age"), String(lines[0]))
-        XCTAssertTrue(lines[1].hasPrefix("5     Frank  53"), String(lines[1]))
+        XCTAssertTrue(lines[1].hasPrefix("| _key | name  | age |"), String(lines[1]))
+        XCTAssertTrue(lines[3].hasPrefix("|    5 | Frank |  53 |"), String(lines[3]))
         XCTAssertEqual(lines.last, "4 objects (4 shown)")
         XCTAssertTrue(lines.allSatisfy { $0.count <= 100 }, "fits the terminal width")
         XCTAssertTrue(run.out.contains("…"), "long values are cut")
+        let wide = realmsh(["query", "--format", "box", basic, "Person", "name == 'Grace'"])
+        XCTAssertTrue(wide.out.contains("│ → Person(#9) │"), "piped: no width limit, links as in the shell\n" + wide.out)
+        let shell = realmsh([basic, "-c", ".mode table", "-c", "Person where age > 50"])
+        XCTAssertEqual(realmsh("query", "--format", "table", basic, "Person", "age > 50").out, shell.out, "the shell's table")
         let limited = realmsh(["query", "--limit", "1", basic, "Person", "age > 50"], terminal: true)
         XCTAssertEqual(limited.out.split(separator: "\n").last, "1 object (1 shown)")
         // Not a terminal: JSON unless asked.

@@ -28,7 +28,7 @@ final class ShellPartsTests: XCTestCase {
     }
 
     func testCompletesOptionsAndTheirValues() {
-        XCTAssertEqual(candidates("export --fo"), ["--format"])
+        XCTAssertEqual(candidates("export --fo"), ["--format", "--force"])
         XCTAssertEqual(candidates("export --format j"), ["json", "jsonl"])
         XCTAssertEqual(candidates("export --format=js"), ["json", "jsonl"])
         XCTAssertEqual(candidates("export --class P"), ["Person"])

@@ -1,5 +1,6 @@
 import Foundation
 import RealmFormat
+import RealmShell
 import RealmTestSupport
 import XCTest
 
@@ -51,7 +52,7 @@ final class TerminalSession {
     }
 
     func type(_ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { Platform.writeAll(controller, $0) }
+        Platform.write(text, to: controller)
     }
 
     /// Everything the terminal showed, with escape sequences and carriage returns removed.

@@ -13,7 +13,7 @@ extension RealmWriter {
         typealias Failure = ValueCoercion.Failure
         guard let target = file.objectClass(named: className) else {
             var reason = "$link names no class '\(className)'"
-            if let near = nearest(className, file.classes.map(\.name)) { reason += "; did you mean '\(near)'?" }
+            reason += NameSuggestion.didYouMean(className, among: file.classes.map(\.name))
             throw Failure.mismatch(reason)
         }
         if origin.isAsymmetric { throw Failure.mismatch("links are not allowed in asymmetric classes") }

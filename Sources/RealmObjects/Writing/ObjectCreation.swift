@@ -51,7 +51,7 @@ extension RealmWriter {
 
     func unknownProperty(_ name: String, _ c: ObjectClass, index: Int?) -> InputError {
         var reason = "no such property"
-        if let near = nearest(name, c.properties.map(\.name)) { reason += "; did you mean '\(near)'?" }
+        reason += NameSuggestion.didYouMean(name, among: c.properties.map(\.name))
         return InputError(objectIndex: index, className: c.name, property: name, reason)
     }
 
@@ -263,10 +263,6 @@ extension RealmWriter {
         ObjectJSON.writeScalar(v, to: &out)
         out.flush()
         return sink.text
-    }
-
-    func nearest(_ name: String, _ candidates: [String]) -> String? {
-        candidates.first { $0.lowercased() == name.lowercased() } ?? candidates.first { $0.lowercased().hasPrefix(name.lowercased()) }
     }
 }
 

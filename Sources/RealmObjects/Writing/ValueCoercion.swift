@@ -43,10 +43,10 @@ enum ValueCoercion {
             throw .mismatch("expects a float, got \(describe(json))")
         case .binary:
             if case let .object(members) = json, members.count == 1, members[0].0 == "$binary",
-               let b64 = members[0].1["base64"], let text = b64.stringValue, let bytes = ValueParsing.base64(text) {
+               let b64 = members[0].1["base64"], let text = b64.stringValue, let bytes = Base64.decode(text) {
                 return .binary(bytes)
             }
-            if let text = json.stringValue, let bytes = ValueParsing.base64(text) { return .binary(bytes) }
+            if let text = json.stringValue, let bytes = Base64.decode(text) { return .binary(bytes) }
             throw .mismatch("expects data ({\"$binary\": …} or a base64 string), got \(describe(json))")
         case .timestamp:
             if let text = wrapped(json, "$date") ?? json.stringValue,

@@ -1,6 +1,9 @@
-/// The command-line interface of one subcommand: its options and arguments with their help
-/// text side by side, in the manner of swift-argument-parser.
+/// The command-line interface of one subcommand: its arguments and options with their help
+/// text side by side (each declared once, see `OptionDeclaration`), which argument is the
+/// file it works on, and its effect on files (`Effect`) — what `CommandPipeline` checks
+/// before the command runs.
 public struct CommandSpec: Sendable {
+    /// What the parser, the help and Tab need to know of an option.
     public struct Option: Sendable {
         public let long: String
         public let short: Character?
@@ -10,15 +13,6 @@ public struct CommandSpec: Sendable {
         public let repeatable: Bool
         /// Accepted values, when the set is closed (checked by the parser).
         public let choices: [String]?
-
-        public static func flag(_ long: String, short: Character? = nil, help: String) -> Option {
-            Option(long: long, short: short, valueName: nil, help: help, repeatable: false, choices: nil)
-        }
-
-        public static func value(_ long: String, short: Character? = nil, name: String, help: String,
-                                 repeatable: Bool = false, choices: [String]? = nil) -> Option {
-            Option(long: long, short: short, valueName: name, help: help, repeatable: repeatable, choices: choices)
-        }
     }
 
     public struct Argument: Sendable {
@@ -41,16 +35,30 @@ public struct CommandSpec: Sendable {
     public let arguments: [Argument]
     public let options: [Option]
     public let examples: [String]
+    /// The argument naming the Realm file the command works on (the shell fills in its open
+    /// file); nil for commands without one (keygen, create's FILE is its output, help).
+    public let file: Positional?
+    /// Whether the key options (if any) are FILE's key, which the shell fills in; false for
+    /// encrypt, whose key is the copy's.
+    public let fileKeyed: Bool
+    public let effect: Effect
 
-    public init(name: String, abstract: String, discussion: String = "", arguments: [Argument] = [],
-                options: [Option] = [], examples: [String] = []) {
+    public init(name: String, abstract: String, discussion: String = "", arguments: [Positional] = [],
+                file: Positional? = nil, fileKeyed: Bool = true, effect: Effect = .reads,
+                options: [any OptionDeclaration] = [], examples: [String] = []) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
+        self.arguments = arguments.map(\.descriptor)
+        self.file = file
+        self.fileKeyed = fileKeyed
+        self.effect = effect
+        self.options = options.map(\.descriptor)
         self.examples = examples
     }
+
+    /// Where the file argument is among the positionals.
+    var fileIndex: Int? { file.flatMap { f in arguments.firstIndex { $0.name == f.name } } }
 
     /// `realmsh export FILE [--class C]... [--format F] [-o OUT]`
     public var usage: String {

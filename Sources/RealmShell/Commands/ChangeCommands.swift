@@ -4,41 +4,63 @@ import RealmQuery
 
 /// Which objects `update` and `delete` touch: `--where PRED` (Realm's query language) or `--all`.
 struct Selection {
-    static let options: [CommandSpec.Option] = [
-        .value("where", name: "predicate", help: "The objects to change: a query as for 'realmsh query' (SORT/LIMIT apply)."),
-        .flag("all", help: "Every object of the class."),
-        .value("arg", name: "value", help: "Fills $0, $1, … in the predicate (a query-language literal).", repeatable: true),
-    ]
+    static let predicateOption = Option<String>("where", value: "predicate", help: "The objects to change: a query as for 'realmsh query' (SORT/LIMIT apply).")
+    static let all = Flag("all", help: "Every object of the class.")
+    static let arg = Repeated("arg", value: "value", help: "Fills $0, $1, … in the predicate (a query-language literal).")
+    static let options: [any OptionDeclaration] = [predicateOption, all, arg]
 
     let predicate: String?
     let arguments: [String]
 
     init(_ parsed: ParsedArguments, command: String) throws(ShellError) {
-        predicate = parsed.value("where")
-        arguments = parsed.values("arg")
-        if (predicate == nil) == !parsed.flag("all") {
+        predicate = parsed[Self.predicateOption]
+        arguments = parsed[Self.arg]
+        if (predicate == nil) == !parsed[Self.all] {
             throw ShellError("say which objects: --where PREDICATE or --all", code: .usage, usageOf: command)
+        }
+    }
+
+    private func query(_ file: RealmFile, className: String) throws(ShellError) -> Query {
+        guard file.objectClass(named: className) != nil else { throw unknownClass(className, in: file) }
+        do {
+            return try Query(store: ObjectStore(snapshot: file.snapshot), className: className, predicate ?? "TRUEPREDICATE",
+                             arguments: arguments.map(QueryArgument.literal))
+        } catch let error as QueryError {
+            throw ShellError("\(file.path): \(error.rendered(query: predicate ?? ""))", code: .dataError)
+        } catch {
+            throw ShellError.from(error, path: file.path)
         }
     }
 
     /// The ObjKeys selected in the committed version the writer starts from.
     func keys(in writer: RealmWriter, className: String) throws(ShellError) -> [Int64] {
-        guard writer.file.objectClass(named: className) != nil else { throw unknownClass(className, in: writer.file) }
-        let store = ObjectStore(snapshot: writer.file.snapshot)
-        do {
-            let query = try Query(store: store, className: className, predicate ?? "TRUEPREDICATE",
-                                  arguments: arguments.map(QueryArgument.literal))
-            return try query.objectKeys()
-        } catch let error as QueryError {
-            throw ShellError("\(writer.path): \(error.rendered(query: predicate ?? ""))", code: .dataError)
-        } catch {
-            throw WriteSupport.failure(error, path: writer.path)
-        }
+        let query = try query(writer.file, className: className)
+        do { return try query.objectKeys() } catch { throw WriteSupport.failure(error, path: writer.path) }
+    }
+
+    /// How many objects are selected in `file` (read only: no writer, no lock).
+    func count(in file: RealmFile, className: String) throws(ShellError) -> Int {
+        let query = try query(file, className: className)
+        do { return try query.count() } catch { throw ShellError.from(error, path: file.path) }
     }
 }
 
+/// `update` and `delete`: what the interactive shell confirms before several objects change.
+protocol ChangesSelectedObjects: Command {
+    var path: String { get }
+    var className: String { get }
+    var selection: Selection { get }
+    /// "Update", "Delete".
+    static var verb: String { get }
+}
+
 /// `realmsh update FILE CLASS --where PRED --set prop=VALUE… | --json PATCH`.
-struct UpdateCommand: Command {
+struct UpdateCommand: ChangesSelectedObjects {
+    static let classArgument = Positional("CLASS", help: "The class.")
+    static let set = Repeated("set", value: "prop=value", help: "A property and its new value (repeatable).")
+    static let json = Option<String>("json", value: "object", help: "The new values as a JSON object.")
+    static let verb = "Update"
+
     static let spec = CommandSpec(
         name: "update",
         abstract: "Set properties of the objects a query selects, in one transaction.",
@@ -48,28 +70,25 @@ struct UpdateCommand: Command {
             for insert (links and nested objects included). Types are strict; primary keys do not \
             change. Nothing is written unless every object could be updated.
             """,
-        arguments: [.init("FILE", help: "The .realm file."), .init("CLASS", help: "The class.")],
-        options: Selection.options + [
-            .value("set", name: "prop=value", help: "A property and its new value (repeatable).", repeatable: true),
-            .value("json", name: "object", help: "The new values as a JSON object."),
-        ],
+        arguments: [.realmFile, classArgument], file: .realmFile, effect: .changesFile,
+        options: Selection.options + [set, json],
         examples: ["realmsh update app.realm Person --where \"name == 'Ada'\" --set lastname='Lovelace' --set numOfLikes=3",
                    "realmsh update app.realm Person --all --json '{\"active\": false}'"])
 
     let path: String, className: String, selection: Selection, assignments: [String], patch: String?
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        className = arguments.positionals[1]
+        path = arguments[Positional.realmFile]
+        className = arguments[Self.classArgument]
         selection = try Selection(arguments, command: "update")
-        assignments = arguments.values("set")
-        patch = arguments.value("json")
+        assignments = arguments[Self.set]
+        patch = arguments[Self.json]
         if assignments.isEmpty == (patch == nil) {
             throw ShellError("give the new values with --set prop=VALUE or with --json, not both", code: .usage, usageOf: "update")
         }
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
         var values: JSONValue
         if let patch {
             values = try WriteSupport.parseJSON(patch, what: "--json")
@@ -83,7 +102,7 @@ struct UpdateCommand: Command {
             let keys = try selection.keys(in: writer, className: className)
             try writer.update(className: className, keys: keys, values: values)
             try writer.commit()
-            io.printError(writer.summary.description)
+            context.io.printError(writer.summary.description)
         } catch let error as ShellError {
             throw error
         } catch {
@@ -94,36 +113,40 @@ struct UpdateCommand: Command {
 }
 
 /// `realmsh delete FILE CLASS --where PRED | --all [--dry-run]`.
-struct DeleteCommand: Command {
+struct DeleteCommand: ChangesSelectedObjects {
+    static let dryRun = Flag("dry-run", help: "Print the number of objects that would be deleted; change nothing.")
+    static let verb = "Delete"
+
     static let spec = CommandSpec(
         name: "delete",
         abstract: "Delete the objects a query selects (links to them are nulled or removed).",
-        discussion: "As Realm deletes: to-one links and dictionary values pointing at a deleted object become null, list and set entries are removed, embedded objects it owns are deleted too. --dry-run prints how many objects would go and writes nothing.",
-        arguments: [.init("FILE", help: "The .realm file."), .init("CLASS", help: "The class.")],
-        options: Selection.options + [.flag("dry-run", help: "Print the number of objects that would be deleted; change nothing.")],
+        discussion: "As Realm deletes: to-one links and dictionary values pointing at a deleted object become null, list and set entries are removed, embedded objects it owns are deleted too. --dry-run prints how many objects would go and writes nothing (not even the lock file).",
+        arguments: [.realmFile, UpdateCommand.classArgument], file: .realmFile,
+        effect: .when(dryRun, .reads, otherwise: .changesFile),
+        options: Selection.options + [dryRun],
         examples: ["realmsh delete app.realm Dog --where 'age > 10'", "realmsh delete --dry-run app.realm Log --all"])
 
     let path: String, className: String, selection: Selection, dryRun: Bool
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        className = arguments.positionals[1]
+        path = arguments[Positional.realmFile]
+        className = arguments[UpdateCommand.classArgument]
         selection = try Selection(arguments, command: "delete")
-        dryRun = arguments.flag("dry-run")
+        dryRun = arguments[Self.dryRun]
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        if dryRun {
+            let open = try OpenRealm(path: path, key: nil)
+            context.io.print(String(try selection.count(in: open.file, className: className)))
+            return .success
+        }
         do {
             let writer = try RealmWriter(path: path)
             let keys = try selection.keys(in: writer, className: className)
-            if dryRun {
-                writer.rollback()
-                io.print(String(keys.count))
-                return .success
-            }
             try writer.delete(className: className, keys: keys)
             try writer.commit()
-            io.printError(writer.summary.description)
+            context.io.printError(writer.summary.description)
         } catch let error as ShellError {
             throw error
         } catch {

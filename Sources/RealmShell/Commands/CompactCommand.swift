@@ -4,16 +4,28 @@ import RealmObjects
 /// `realmsh compact FILE`: a compacted copy of the last committed version, as Realm's
 /// `writeCopy(toFile:)` / `compact()` write it (realm-format.md §13.8).
 struct CompactCommand: Command {
+    static let output = Option<String>("output", short: "o", value: "out", help: "Write the copy here instead of replacing FILE.")
+    static let newKeyFile = Option<String>("new-key-file", value: "path", help: "Encrypt the copy with this key instead.")
+    static let decrypt = Flag("decrypt", help: "Write the copy unencrypted (mode 0600).")
+    static let force = Flag("force", help: "Replace OUT if it exists.")
+    static let enumerateStrings = Option<Double>("enumerate-strings", value: "percent",
+                                                 help: "Also enumerate string properties with at most PERCENT % distinct values (0–100).") { (text: String) throws(ShellError) -> Double in
+        guard let p = Double(text), p >= 0, p <= 100 else {
+            throw ShellError("--enumerate-strings wants a percentage from 0 to 100, not '\(text)'", code: .usage, usageOf: "compact")
+        }
+        return p
+    }
+
     static let spec = CommandSpec(
         name: "compact",
         abstract: "Write a compacted copy (only live data, no free space), or compact a file in place.",
         discussion: """
             The output is a streaming-form file holding only the live nodes of the last committed \
             version, with its version number and history, exactly as realm-core's DB::compact lays it \
-            out. Without -o the file is compacted in place: the copy is written beside it, synced and \
-            renamed over it, so a crash leaves either the old or the new file; this needs the file's \
-            lock, so it refuses (exit 75) while an app has the file open. Encryption is kept unless \
-            --new-key-file or --decrypt says otherwise.
+            out. Without -o (or with -o naming FILE, by any path, and --force) the file is compacted in \
+            place: the copy is written beside it, synced and renamed over it, so a crash leaves either \
+            the old or the new file; this needs the file's lock, so it refuses (exit 75) while an app \
+            has the file open. Encryption is kept unless --new-key-file or --decrypt says otherwise.
 
             --enumerate-strings PERCENT does what realm-core's realm-enumerate tool does before a \
             file is shipped: every string property (not a primary key, not a collection) whose \
@@ -23,53 +35,36 @@ struct CompactCommand: Command {
             a property with a few thousand distinct values in a million objects takes a quarter of \
             the space or less. 100 enumerates every string property. Needs a format-24 file.
             """,
-        arguments: [.init("FILE", help: "The .realm file.")],
-        options: [
-            .value("output", short: "o", name: "out", help: "Write the copy here instead of replacing FILE."),
-            .value("new-key-file", name: "path", help: "Encrypt the copy with this key instead."),
-            .flag("decrypt", help: "Write the copy unencrypted (mode 0600)."),
-            .flag("force", help: "Replace OUT if it exists."),
-            .value("enumerate-strings", name: "percent",
-                   help: "Also enumerate string properties with at most PERCENT % distinct values (0–100)."),
-        ] + KeyOptions.options,
+        arguments: [.realmFile], file: .realmFile,
+        effect: .writes(.option(output, whenAbsent: .replacesFile, force: force, canReplaceFile: true)),
+        options: [output, newKeyFile, decrypt, force, enumerateStrings] + KeyOptions.all,
         examples: ["realmsh compact default.realm", "realmsh compact -o bundle.realm default.realm",
                    "realmsh compact --enumerate-strings 10 -o bundle.realm default.realm",
                    "realmsh compact --key-file app.key --decrypt -o plain.realm app.realm"])
 
     let path: String
     let key: KeyOptions
-    let output: String?
     let newKeyFile: String?
     let decrypt: Bool
-    let force: Bool
     let enumerateStrings: Double?
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
+        path = arguments[Positional.realmFile]
         key = KeyOptions(arguments)
-        output = arguments.value("output")
-        newKeyFile = arguments.value("new-key-file")
-        decrypt = arguments.flag("decrypt")
-        force = arguments.flag("force")
-        if let text = arguments.value("enumerate-strings") {
-            guard let p = Double(text), p >= 0, p <= 100 else {
-                throw ShellError("--enumerate-strings wants a percentage from 0 to 100, not '\(text)'", code: .usage, usageOf: "compact")
-            }
-            enumerateStrings = p
-        } else {
-            enumerateStrings = nil
-        }
+        newKeyFile = arguments[Self.newKeyFile]
+        decrypt = arguments[Self.decrypt]
+        enumerateStrings = try arguments.value(Self.enumerateStrings)
         if decrypt && newKeyFile != nil {
             throw ShellError("--decrypt and --new-key-file exclude each other", code: .usage, usageOf: "compact")
         }
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
+        guard let output = context.output else { return .usage }
         let inputKey = try key.resolve(io)
         let outputKey = decrypt ? nil : try newKeyFile.map { p throws(ShellError) in try readKey(p) } ?? inputKey
-        // In place: hold the session lock so no app opens the file while it is replaced (§15.3).
-        let lock = output == nil ? try SessionLock(realmPath: path) : nil
-        defer { lock?.release() }
+        // In place, the pipeline holds the session lock from here until the rename (§15.3).
         let snapshot: Snapshot
         do { snapshot = try Snapshot(path: path, key: inputKey) } catch { throw ShellError.reading(path, error) }
         if enumerateStrings != nil, snapshot.fileFormat != 24 {
@@ -95,11 +90,9 @@ struct CompactCommand: Command {
         } catch {
             throw ShellError.from(error, path: path)
         }
-        let destination = output ?? path
-        try OutputFile.write(bytes, to: destination, mode: outputKey == nil && inputKey != nil ? 0o600 : 0o644,
-                             force: force, replacing: output == nil)
+        try output.write(bytes, mode: outputKey == nil && inputKey != nil ? 0o600 : 0o644)
         let saved = before > 0 ? Int((Double(before - bytes.count) / Double(before) * 100).rounded()) : 0
-        io.printError("\(destination): \(before) → \(bytes.count) bytes (\(saved)% smaller)")
+        io.printError("\(output.path): \(before) → \(bytes.count) bytes (\(saved)% smaller)")
         return .success
     }
 }
@@ -127,34 +120,5 @@ extension CompactCommand {
     static func percentText(_ p: Double) -> String {
         let tenths = Int((p * 10).rounded())
         return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-/// The exclusive session lock a writer holds on `NAME.realm.lock` (realm-format.md §15.3).
-final class SessionLock {
-    private var fd: Int32?
-
-    init(realmPath: String) throws(ShellError) {
-        switch Platform.lockExclusively(lockPath: realmPath + ".lock") {
-        case let .success(fd?): self.fd = fd
-        case .success(nil):
-            throw ShellError("\(realmPath) is open in another process (an app, a simulator or another realmsh); close it and try again", code: .tempFail)
-        case let .failure(error): throw ShellError(error.message, code: .cannotCreate)
-        }
-    }
-
-    func release() {
-        if let fd { Platform.unlock(fd) }
-        fd = nil
-    }
-
-    deinit { release() }
-}
-
-/// Reads a key file named by an option other than --key-file.
-func readKey(_ path: String) throws(ShellError) -> EncryptionKey {
-    do { return try EncryptionKey(file: path) } catch {
-        if case .invalidKey = error { throw ShellError("\(path): \(error.message)", code: .usage) }
-        throw ShellError.reading(path, error)
     }
 }

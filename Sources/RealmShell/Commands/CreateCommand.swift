@@ -14,28 +14,29 @@ struct CreateCommand: Command {
             indexed, backlink columns for every link, in-realm history, so a Realm SDK opens it without \
             an upgrade. Fill it with 'realmsh import'.
             """,
-        arguments: [.init("FILE", help: "The file to create.")],
-        options: [
-            .value("schema", name: "path", help: "The classes JSON (required; - for standard input)."),
-            .value("schema-version", name: "n", help: "The schema version to record (default 0)."),
-            .flag("force", help: "Replace FILE if it exists."),
-        ],
+        arguments: [newFile],
+        effect: .writes(Effect.Output(.argument(newFile), whenAbsent: .required, force: force, canReplaceFile: false)),
+        options: [schema, schemaVersion, force],
         examples: ["realmsh schema --format json app.realm > schema.json && realmsh create --schema schema.json bundle.realm"])
 
-    let path: String, schema: String, schemaVersion: Int64, force: Bool
+    static let newFile = Positional("FILE", help: "The file to create.")
+    static let schema = Option<String>("schema", value: "path", help: "The classes JSON (required; - for standard input).")
+    static let schemaVersion = Option<Int64>("schema-version", value: "n", help: "The schema version to record (default 0).") { (v: String) throws(ShellError) -> Int64 in
+        guard let n = Int64(v) else { throw ShellError("--schema-version expects an integer, got '\(v)'", code: .usage, usageOf: "create") }
+        return n
+    }
+    static let force = Flag("force", help: "Replace FILE if it exists.")
+
+    let schemaPath: String, schemaVersion: Int64
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        force = arguments.flag("force")
-        guard let s = arguments.value("schema") else { throw ShellError("missing --schema SCHEMA.json", code: .usage, usageOf: "create") }
-        schema = s
-        let v = arguments.value("schema-version") ?? "0"
-        guard let n = Int64(v) else { throw ShellError("--schema-version expects an integer, got '\(v)'", code: .usage, usageOf: "create") }
-        schemaVersion = n
+        guard let s = arguments[Self.schema] else { throw ShellError("missing --schema SCHEMA.json", code: .usage, usageOf: "create") }
+        schemaPath = s
+        schemaVersion = try arguments.value(Self.schemaVersion) ?? 0
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let json = try WriteSupport.readJSON(schema)
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let json = try WriteSupport.readJSON(schemaPath)
         let bytes: [UInt8]
         do {
             let (names, models) = try SchemaBuilder.tables(fromClassesJSON: json, schemaVersion: schemaVersion)
@@ -43,10 +44,11 @@ struct CreateCommand: Command {
             for m in models { tables.append(try TableEncoder.encode(m)) }
             bytes = NewFile.bytes(tableNames: names, tables: tables)
         } catch {
-            throw WriteSupport.failure(error, path: schema)
+            throw WriteSupport.failure(error, path: schemaPath)
         }
-        try OutputFile.write(bytes, to: path, force: force)
-        io.printError("\(path): created, \(bytes.count) bytes")
+        guard let output = context.output else { return .usage }
+        try output.write(bytes)
+        context.io.printError("\(output.path): created, \(bytes.count) bytes")
         return .success
     }
 }

@@ -3,20 +3,23 @@ import RealmObjects
 
 /// `realmsh encrypt FILE -o OUT --key-file K`: Realm's page encryption of a plain file.
 struct EncryptCommand: Command {
+    static let output = CopyTarget.output("The encrypted copy (required).")
     static let spec = CommandSpec(
         name: "encrypt",
         abstract: "Write an encrypted copy of a plain file (AES-256 + HMAC-SHA224 pages, 64-byte key).",
-        arguments: [.init("FILE", help: "The plain .realm file.")],
-        options: CopyTarget.options(output: "The encrypted copy (required)."),
+        arguments: [.init("FILE", help: "The plain .realm file.")], file: .realmFile, fileKeyed: false,
+        effect: CopyTarget.effect(output), options: CopyTarget.options(output),
         examples: ["realmsh keygen -o app.key && realmsh encrypt --key-file app.key -o app.realm plain.realm"])
 
-    let target: CopyTarget
+    let path: String, key: KeyOptions
 
-    init(_ arguments: ParsedArguments) throws(ShellError) { target = try CopyTarget(arguments, command: "encrypt") }
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments[Positional.realmFile]
+        key = KeyOptions(arguments)
+    }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let k = try target.requiredKey(io, command: "encrypt")
-        let path = target.path
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let k = try CopyTarget.requiredKey(key, context.io, command: "encrypt")
         let bytes: [UInt8]
         do {
             let image = try ByteImage.mapping(path: path)
@@ -25,28 +28,32 @@ struct EncryptCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        try target.write(bytes)
-        io.printError("\(target.output): encrypted, \(bytes.count) bytes")
+        guard let output = context.output else { return .usage }
+        try output.write(bytes)
+        context.io.printError("\(output.path): encrypted, \(bytes.count) bytes")
         return .success
     }
 }
 
 /// `realmsh decrypt FILE -o OUT --key-file K`: the plain logical file, mode 0600.
 struct DecryptCommand: Command {
+    static let output = CopyTarget.output("The decrypted copy (required).")
     static let spec = CommandSpec(
         name: "decrypt",
         abstract: "Write a decrypted copy of an encrypted file (created with mode 0600).",
-        arguments: [.init("FILE", help: "The encrypted .realm file.")],
-        options: CopyTarget.options(output: "The decrypted copy (required)."),
+        arguments: [.init("FILE", help: "The encrypted .realm file.")], file: .realmFile,
+        effect: CopyTarget.effect(output), options: CopyTarget.options(output),
         examples: ["realmsh decrypt --key-file app.key -o plain.realm app.realm"])
 
-    let target: CopyTarget
+    let path: String, key: KeyOptions
 
-    init(_ arguments: ParsedArguments) throws(ShellError) { target = try CopyTarget(arguments, command: "decrypt") }
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments[Positional.realmFile]
+        key = KeyOptions(arguments)
+    }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let k = try target.requiredKey(io, command: "decrypt")
-        let path = target.path
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let k = try CopyTarget.requiredKey(key, context.io, command: "decrypt")
         let bytes: [UInt8]
         do {
             let snapshot = try Snapshot(path: path, key: k)
@@ -54,74 +61,80 @@ struct DecryptCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        try target.write(bytes, mode: 0o600)
-        io.printError("\(target.output): decrypted, \(bytes.count) bytes")
+        guard let output = context.output else { return .usage }
+        try output.write(bytes, mode: 0o600)
+        context.io.printError("\(output.path): decrypted, \(bytes.count) bytes")
         return .success
     }
 }
 
 /// `realmsh rekey FILE -o OUT --key-file OLD --new-key-file NEW`.
 struct RekeyCommand: Command {
+    static let output = CopyTarget.output("The re-encrypted copy (required).")
+    static let newKeyFile = Option<String>("new-key-file", value: "path", help: "The new key (required).")
     static let spec = CommandSpec(
         name: "rekey",
         abstract: "Write a copy encrypted with a new key.",
-        arguments: [.init("FILE", help: "The encrypted .realm file.")],
-        options: [.value("new-key-file", name: "path", help: "The new key (required).")]
-            + CopyTarget.options(output: "The re-encrypted copy (required)."),
+        arguments: [.init("FILE", help: "The encrypted .realm file.")], file: .realmFile,
+        effect: CopyTarget.effect(output), options: [newKeyFile] + CopyTarget.options(output),
         examples: ["realmsh rekey --key-file old.key --new-key-file new.key -o app2.realm app.realm"])
 
-    let target: CopyTarget
-    let newKeyFile: String
+    let path: String, key: KeyOptions, newKeyFile: String
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        target = try CopyTarget(arguments, command: "rekey")
-        guard let n = arguments.value("new-key-file") else { throw ShellError("missing --new-key-file", code: .usage, usageOf: "rekey") }
+        path = arguments[Positional.realmFile]
+        key = KeyOptions(arguments)
+        guard let n = arguments[Self.newKeyFile] else { throw ShellError("missing --new-key-file", code: .usage, usageOf: "rekey") }
         newKeyFile = n
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let old = try target.requiredKey(io, command: "rekey")
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let old = try CopyTarget.requiredKey(key, context.io, command: "rekey")
         let new = try readKey(newKeyFile)
         let bytes: [UInt8]
         do {
-            let snapshot = try Snapshot(path: target.path, key: old)
+            let snapshot = try Snapshot(path: path, key: old)
             bytes = try EncryptedFile.encrypt(snapshot.image.copy(0, snapshot.image.count), key: new)
         } catch {
-            throw ShellError.reading(target.path, error)
+            throw ShellError.reading(path, error)
         }
-        try target.write(bytes)
-        io.printError("\(target.output): encrypted with the new key, \(bytes.count) bytes")
+        guard let output = context.output else { return .usage }
+        try output.write(bytes)
+        context.io.printError("\(output.path): encrypted with the new key, \(bytes.count) bytes")
         return .success
     }
 }
 
 /// `realmsh keygen -o K`: a random 64-byte key as 128 hex characters, mode 0600.
 struct KeygenCommand: Command {
+    static let output = Option<String>("output", short: "o", value: "path", help: "The key file to create (required).")
+    static let force = Flag("force", help: "Replace the file if it exists.")
     static let spec = CommandSpec(
         name: "keygen",
         abstract: "Create a random 64-byte encryption key file (128 hex characters, mode 0600).",
-        options: [
-            .value("output", short: "o", name: "path", help: "The key file to create (required)."),
-            .flag("force", help: "Replace the file if it exists."),
-        ],
+        effect: .writes(.option(output, whenAbsent: .required, force: force, canReplaceFile: false)),
+        options: [output, force],
         examples: ["realmsh keygen -o app.key"])
 
-    let output: String, force: Bool
+    init(_ arguments: ParsedArguments) throws(ShellError) {}
 
-    init(_ arguments: ParsedArguments) throws(ShellError) {
-        force = arguments.flag("force")
-        guard let o = arguments.value("output") else { throw ShellError("missing -o PATH", code: .usage, usageOf: "keygen") }
-        output = o
-    }
-
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        guard let output = context.output else { return .usage }
         guard let key = EncryptedFile.generateKey() else { throw ShellError("no random bytes from libcrypto", code: .ioError) }
         let hex = key.bytes.map { b -> String in
             let s = String(b, radix: 16)
             return s.count == 1 ? "0" + s : s
         }.joined()
-        try OutputFile.write(Array((hex + "\n").utf8), to: output, mode: 0o600, force: force)
-        io.printError("\(output): new 64-byte key")
+        try output.write(Array((hex + "\n").utf8), mode: 0o600)
+        context.io.printError("\(output.path): new 64-byte key")
         return .success
+    }
+}
+
+/// Reads a key file named by an option other than --key-file.
+func readKey(_ path: String) throws(ShellError) -> EncryptionKey {
+    do { return try EncryptionKey(file: path) } catch {
+        if case .invalidKey = error { throw ShellError("\(path): \(error.message)", code: .usage) }
+        throw ShellError.reading(path, error)
     }
 }

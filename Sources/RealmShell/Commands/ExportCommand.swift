@@ -1,8 +1,14 @@
 import RealmFormat
 import RealmObjects
 
-/// `realmsh export FILE`: every object, in the canonical JSON dump, JSON Lines or CSV.
+/// `realmsh export FILE`: every object, in the canonical JSON dump, JSON Lines or CSV (any
+/// result format offered to export, `ResultFormats`).
 struct ExportCommand: Command {
+    static let classes = Repeated("class", value: "class", help: "Export only this class (repeatable).")
+    static let format = ResultFormats.option(for: .export, help: "Output format (default json).")
+    static let output = Option<String>("output", short: "o", value: "out", help: "Write to this file instead of stdout (it appears only when complete).")
+    static let force = Flag("force", help: "Replace OUT if it exists.")
+
     static let spec = CommandSpec(
         name: "export",
         abstract: "Export objects as the canonical JSON dump, JSON Lines or CSV.",
@@ -11,50 +17,40 @@ struct ExportCommand: Command {
             bytes realm-core's own dumps have; with --class only those classes are listed. jsonl writes \
             one object per line, compact, with its class in "_class". csv writes one class (--class is \
             required): a header row, then one row per object. Output streams: memory stays flat as the \
-            file grows. With -o the file appears only when the export is complete.
+            file grows. With -o the file appears only when the export is complete; an existing OUT is \
+            replaced only with --force, and never when it is FILE itself.
             """,
-        arguments: [.init("FILE", help: "The .realm file.")],
-        options: [
-            .value("class", name: "class", help: "Export only this class (repeatable).", repeatable: true),
-            .value("format", name: "format", help: "Output format.", choices: ["json", "jsonl", "csv"]),
-            .value("output", short: "o", name: "out", help: "Write to this file instead of stdout (replaced atomically)."),
-        ] + KeyOptions.options,
+        arguments: [.realmFile], file: .realmFile,
+        effect: .writes(.option(output, whenAbsent: .standardOutput, force: force, canReplaceFile: false)),
+        options: [classes, format, output, force] + KeyOptions.all,
         examples: ["realmsh export default.realm > dump.json",
                    "realmsh export --format jsonl --class Person default.realm | head",
                    "realmsh export --format csv --class Person -o people.csv default.realm"])
 
     let path: String
     let key: KeyOptions
-    let format: String
+    let format: any ResultFormat
     let classNames: [String]
-    let output: String?
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
+        path = arguments[Positional.realmFile]
         key = KeyOptions(arguments)
-        format = arguments.value("format") ?? "json"
-        classNames = arguments.values("class")
-        output = arguments.value("output")
-        if format == "csv" && classNames.count != 1 {
-            throw ShellError("--format csv exports exactly one class: add --class NAME", code: .usage, usageOf: "export")
+        format = try arguments.value(Self.format) ?? JSONFormat()
+        classNames = arguments[Self.classes]
+        if format.exportsOneClass && classNames.count != 1 {
+            throw ShellError("--format \(format.name) exports exactly one class: add --class NAME", code: .usage, usageOf: "export")
         }
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
         let open = try OpenRealm(path: path, key: key.resolve(io))
         let file = open.file
         let classes = try selectClasses(file, classNames)
-        let outputFile = try output.map { o throws(ShellError) in try OutputFile(path: o) }
+        let outputFile = try context.output.map { o throws(ShellError) in try o.create() }
         let sink: ByteSink = outputFile?.sink ?? io.stdout
         do {
-            switch format {
-            case "csv":
-                try CSVWriter(file: file, objectClass: classes[0]).write(to: sink)
-            case "jsonl":
-                try writeLines(file, classes, to: sink)
-            default:
-                try CanonicalDump.write(file, to: sink, classNames: classNames.isEmpty ? nil : Set(classNames))
-            }
+            try format.export(file, classes: classes, selected: !classNames.isEmpty, to: ExportOutput(sink: sink, file: outputFile))
         } catch {
             outputFile?.discard()
             throw ShellError.from(error, path: path)
@@ -65,17 +61,5 @@ struct ExportCommand: Command {
         }
         open.writerWarning(io)
         return .success
-    }
-
-    private func writeLines(_ file: RealmFile, _ classes: [ObjectClass], to sink: ByteSink) throws {
-        let writer = ObjectJSON(file: file)
-        var out = JSONEmitter(sink: sink, pretty: false)
-        for c in classes where !c.isEmbedded {
-            try file.forEachObject(of: c) { key, values in
-                try writer.writeObject(c, key: key, values: values, to: &out, classMember: true)
-                out.raw("\n")
-            }
-        }
-        out.flush()
     }
 }

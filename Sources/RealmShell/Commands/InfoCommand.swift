@@ -3,12 +3,13 @@ import RealmObjects
 
 /// `realmsh info FILE`: what is in a file and in what state, without reading its objects.
 struct InfoCommand: Command {
+    static let format = Option<String>("format", value: "format", help: "Output format.", choices: ["text", "json"])
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show a file's format, version, history, schema version, classes and free space.",
         discussion: "Reads only the header, the top array and the table catalogue, so it is instant on files of any size. The file is never modified, and an app holding it open does not stop it.",
-        arguments: [.init("FILE", help: "The .realm file.")],
-        options: [.value("format", name: "format", help: "Output format.", choices: ["text", "json"])] + KeyOptions.options,
+        arguments: [.realmFile], file: .realmFile, effect: .reads,
+        options: [format] + KeyOptions.all,
         examples: ["realmsh info default.realm", "realmsh info --format json default.realm | jq .classes"])
 
     let path: String
@@ -16,12 +17,13 @@ struct InfoCommand: Command {
     let json: Bool
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
+        path = arguments[Positional.realmFile]
         key = KeyOptions(arguments)
-        json = arguments.value("format") == "json"
+        json = arguments[Self.format] == "json"
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
         let open = try OpenRealm(path: path, key: key.resolve(io))
         let file = open.file
         let snapshot = file.snapshot

@@ -3,6 +3,9 @@ import RealmObjects
 
 /// `realmsh insert` / `upsert` / `import`: objects from JSON, in one transaction.
 struct InsertCommand: Command {
+    static let classArgument = Positional("CLASS", help: "The class of the objects.")
+    static let objects = Positional("JSON", help: "Objects (or arrays of objects).", variadic: true)
+    static let file = Repeated("file", value: "path", help: "Read the objects from this JSON file (- for standard input).")
     static let spec = makeSpec(name: "insert", abstract: "Insert objects given as JSON; an existing primary key is an error.")
 
     static func makeSpec(name: String, abstract: String) -> CommandSpec {
@@ -18,9 +21,8 @@ struct InsertCommand: Command {
                 Types are strict: a wrong type, a missing required property, an unknown property or a \
                 duplicate primary key stops the command and nothing is written.
                 """,
-            arguments: [.init("FILE", help: "The .realm file."), .init("CLASS", help: "The class of the objects."),
-                        .init("JSON", help: "Objects (or arrays of objects).", variadic: true)],
-            options: [.value("file", name: "path", help: "Read the objects from this JSON file (- for standard input).")],
+            arguments: [.realmFile, classArgument, objects], file: .realmFile, effect: .changesFile,
+            options: [file],
             examples: ["realmsh \(name) app.realm Dog '{\"name\": \"Rex\", \"age\": 3}'",
                        "realmsh \(name) app.realm Person --file people.json"])
     }
@@ -28,17 +30,17 @@ struct InsertCommand: Command {
     let path: String, className: String, sources: [String], inline: [String]
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        className = arguments.positionals[1]
-        inline = Array(arguments.positionals.dropFirst(2))
-        sources = arguments.values("file")
+        path = arguments[Positional.realmFile]
+        className = arguments[Self.classArgument]
+        inline = arguments.arguments(Self.objects)
+        sources = arguments[Self.file]
         if inline.isEmpty && sources.isEmpty {
             throw ShellError("give the objects as JSON arguments or with --file", code: .usage, usageOf: Self.spec.name)
         }
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        try Self.write(path: path, className: className, inline: inline, sources: sources, policy: .insert, io: io)
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        try Self.write(path: path, className: className, inline: inline, sources: sources, policy: .insert, io: context.io)
     }
 
     static func write(path: String, className: String, inline: [String], sources: [String], policy: RealmWriter.Policy, io: ShellIO) throws(ShellError) -> ExitCode {
@@ -81,8 +83,8 @@ struct UpsertCommand: Command {
     static let spec = InsertCommand.makeSpec(name: "upsert", abstract: "Insert objects, or update the ones whose primary key exists (Realm's add(_:update:)).")
     let insert: InsertCommand
     init(_ arguments: ParsedArguments) throws(ShellError) { insert = try InsertCommand(arguments) }
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        try InsertCommand.write(path: insert.path, className: insert.className, inline: insert.inline, sources: insert.sources, policy: .upsert, io: io)
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        try InsertCommand.write(path: insert.path, className: insert.className, inline: insert.inline, sources: insert.sources, policy: .upsert, io: context.io)
     }
 }
 
@@ -92,21 +94,23 @@ struct ImportCommand: Command {
         name: "import",
         abstract: "Import a JSON file of objects (nested objects become linked or embedded objects).",
         discussion: "DATA.json holds an object or an array of objects, as for insert; - reads standard input. With --upsert, objects whose primary key exists are updated (as Realm's create(_:value:update:)).",
-        arguments: [.init("FILE", help: "The .realm file."), .init("CLASS", help: "The class of the objects."),
-                    .init("DATA", help: "The JSON file (- for standard input).")],
-        options: [.flag("upsert", help: "Update objects whose primary key exists instead of failing.")],
+        arguments: [.realmFile, InsertCommand.classArgument, data], file: .realmFile, effect: .changesFile,
+        options: [upsert],
         examples: ["realmsh import bundle.realm Venue venues.json --upsert"])
+
+    static let data = Positional("DATA", help: "The JSON file (- for standard input).")
+    static let upsert = Flag("upsert", help: "Update objects whose primary key exists instead of failing.")
 
     let path: String, className: String, data: String, upsert: Bool
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        className = arguments.positionals[1]
-        data = arguments.positionals[2]
-        upsert = arguments.flag("upsert")
+        path = arguments[Positional.realmFile]
+        className = arguments[InsertCommand.classArgument]
+        data = arguments[Self.data]
+        upsert = arguments[Self.upsert]
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        try InsertCommand.write(path: path, className: className, inline: [], sources: [data], policy: upsert ? .upsert : .insert, io: io)
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        try InsertCommand.write(path: path, className: className, inline: [], sources: [data], policy: upsert ? .upsert : .insert, io: context.io)
     }
 }

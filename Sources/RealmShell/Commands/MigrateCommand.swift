@@ -5,6 +5,12 @@ import RealmObjects
 /// `realmsh migrate FILE SCRIPT`: a scripted schema migration (Docs/migrations.md), written as
 /// a fresh file that replaces FILE atomically; `--generate FILE TARGET` writes a starting script.
 struct MigrateCommand: Command {
+    static let script = Positional("SCRIPT", help: "The migration script (- for standard input); with --generate, the target schema.")
+    static let output = Option<String>("output", short: "o", value: "out", help: "Write the migrated file (or the generated script) here instead.")
+    static let dryRun = Flag("dry-run", help: "Print the plan and the problems; change nothing.")
+    static let generate = Flag("generate", help: "Print a script that migrates FILE to the schema in SCRIPT (.json or .realm).")
+    static let force = Flag("force", help: "Replace OUT if it exists.")
+
     static let spec = CommandSpec(
         name: "migrate",
         abstract: "Migrate a file's schema with a script of 'version N { … }' blocks, as an app's migration block would.",
@@ -20,42 +26,36 @@ struct MigrateCommand: Command {
             prints it, or a .realm file) and a starting script is printed. The language is \
             described in Docs/migrations.md.
             """,
-        arguments: [.init("FILE", help: "The .realm file."),
-                    .init("SCRIPT", help: "The migration script (- for standard input); with --generate, the target schema.")],
-        options: [
-            .value("output", short: "o", name: "out", help: "Write the migrated file (or the generated script) here instead."),
-            .flag("dry-run", help: "Print the plan and the problems; change nothing."),
-            .flag("generate", help: "Print a script that migrates FILE to the schema in SCRIPT (.json or .realm)."),
-            .flag("force", help: "Replace OUT if it exists."),
-        ] + KeyOptions.options,
+        arguments: [.realmFile, script], file: .realmFile,
+        effect: .when(dryRun, .reads, otherwise: .when(
+            generate,
+            .writes(.option(output, whenAbsent: .standardOutput, force: force, canReplaceFile: false)),
+            otherwise: .writes(.option(output, whenAbsent: .replacesFile, force: force, canReplaceFile: true)))),
+        options: [output, dryRun, generate, force] + KeyOptions.all,
         examples: ["realmsh migrate --dry-run app.realm v4.migration", "realmsh migrate app.realm v4.migration",
                    "realmsh migrate -o migrated.realm app.realm v4.migration",
                    "realmsh migrate --generate app.realm target-schema.json > v4.migration"])
 
-    let path: String, scriptPath: String, output: String?, dryRun: Bool, generate: Bool, force: Bool, key: KeyOptions
+    let path: String, scriptPath: String, dryRun: Bool, generate: Bool, key: KeyOptions
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
-        scriptPath = arguments.positionals[1]
-        output = arguments.value("output")
-        dryRun = arguments.flag("dry-run")
-        generate = arguments.flag("generate")
-        force = arguments.flag("force")
+        path = arguments[Positional.realmFile]
+        scriptPath = arguments[Self.script]
+        dryRun = arguments[Self.dryRun]
+        generate = arguments[Self.generate]
         key = KeyOptions(arguments)
         if generate && dryRun { throw ShellError("--generate and --dry-run exclude each other", code: .usage, usageOf: "migrate") }
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        if generate { return try generateScript(io) }
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
+        if generate { return try generateScript(io, output: context.output) }
         let text = try Self.readText(scriptPath)
         let script: Script
         do { script = try ScriptParser.parse(text) } catch { throw ShellError("\(scriptPath):\(error)", code: .dataError) }
         let encryptionKey = try key.resolve(io)
-        // In place (also `-o FILE` naming the input): hold the session lock from reading to
-        // replacing, as compaction does (§15.3).
-        let inPlace = output == nil || output == path
-        let lock = inPlace && !dryRun ? try SessionLock(realmPath: path) : nil
-        defer { lock?.release() }
+        // In place (also `-o` naming FILE by any path), the pipeline holds the session lock
+        // from here until the rename (§15.3).
         let snapshot: Snapshot
         do { snapshot = try Snapshot(path: path, key: encryptionKey) } catch { throw ShellError.reading(path, error) }
         let result: MigrationResult
@@ -94,10 +94,10 @@ struct MigrateCommand: Command {
         } catch {
             throw ShellError.from(error, path: path)
         }
-        let destination = output ?? path
-        try OutputFile.write(bytes, to: destination, force: force, replacing: inPlace)
+        guard let output = context.output else { return .usage }
+        try output.write(bytes)
         let from = result.fromVersion.map(String.init) ?? "none"
-        io.printError("\(destination): schema version \(from) → \(result.toVersion.map(String.init) ?? from), \(bytes.count) bytes")
+        io.printError("\(output.path): schema version \(from) → \(result.toVersion.map(String.init) ?? from), \(bytes.count) bytes")
         return .success
     }
 
@@ -116,7 +116,7 @@ struct MigrateCommand: Command {
         }
     }
 
-    private func generateScript(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    private func generateScript(_ io: ShellIO, output: OutputTarget?) throws(ShellError) -> ExitCode {
         let open = try OpenRealm(path: path, key: key.resolve(io))
         let target = try SchemaSource.classes(scriptPath, io: io)
         let version: Int64
@@ -126,7 +126,7 @@ struct MigrateCommand: Command {
             "A starting point: check every line (TODO marks values to write) before running it.",
         ])
         if let output {
-            try OutputFile.write(Array(text.utf8), to: output, force: force)
+            try output.write(Array(text.utf8))
         } else {
             io.stdout.write(Array(text.utf8))
         }

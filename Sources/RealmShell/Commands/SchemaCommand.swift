@@ -8,14 +8,14 @@ struct SchemaCommand: Command {
         name: "schema",
         abstract: "Print the schema: as text, as the canonical JSON, or as Realm Swift model classes.",
         discussion: "json is exactly the \"classes\" part of 'realmsh export --format json', so a schema can be copied from an app's file. swift prints classes a Realm Swift app can paste; linkingObjects names are not stored in files, so they are generated. --diff OTHER lists what differs from another schema (a .realm file or that JSON) and exits 1 when something does, 0 when nothing does; 'realmsh migrate --generate' writes a script for the difference.",
-        arguments: [.init("FILE", help: "The .realm file.")],
-        options: [
-            .value("format", name: "format", help: "Output format.", choices: ["text", "json", "swift"]),
-            .value("class", name: "class", help: "Only this class (repeatable).", repeatable: true),
-            .value("diff", name: "other", help: "Compare with another schema: a .realm file or schema JSON."),
-        ] + KeyOptions.options,
+        arguments: [.realmFile], file: .realmFile, effect: .reads,
+        options: [format, classes, diff] + KeyOptions.all,
         examples: ["realmsh schema default.realm", "realmsh schema --format swift default.realm > Models.swift",
                    "realmsh schema --format json --class Person default.realm", "realmsh schema app.realm --diff target.json"])
+
+    static let format = Option<String>("format", value: "format", help: "Output format.", choices: ["text", "json", "swift"])
+    static let classes = Repeated("class", value: "class", help: "Only this class (repeatable).")
+    static let diff = Option<String>("diff", value: "other", help: "Compare with another schema: a .realm file or schema JSON.")
 
     let path: String
     let key: KeyOptions
@@ -24,14 +24,15 @@ struct SchemaCommand: Command {
     let other: String?
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
+        path = arguments[Positional.realmFile]
         key = KeyOptions(arguments)
-        format = arguments.value("format") ?? "text"
-        classNames = arguments.values("class")
-        other = arguments.value("diff")
+        format = arguments[Self.format] ?? "text"
+        classNames = arguments[Self.classes]
+        other = arguments[Self.diff]
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
         let open = try OpenRealm(path: path, key: key.resolve(io))
         let classes = try selectClasses(open.file, classNames)
         if let other {
@@ -58,6 +59,11 @@ struct SchemaCommand: Command {
     }
 }
 
+extension Positional {
+    /// The Realm file most commands work on.
+    static let realmFile = Positional("FILE", help: "The .realm file.")
+}
+
 /// The classes named on the command line (all when none), or an error listing the classes.
 func selectClasses(_ file: RealmFile, _ names: [String]) throws(ShellError) -> [ObjectClass] {
     if names.isEmpty { return file.classes }
@@ -71,8 +77,7 @@ func selectClasses(_ file: RealmFile, _ names: [String]) throws(ShellError) -> [
 
 func unknownClass(_ name: String, in file: RealmFile) -> ShellError {
     let all = file.classes.map(\.name)
-    var message = "\(file.path): no class '\(name)'"
-    if let near = Suggestions.nearest(to: name, among: all) { message += "; did you mean '\(near)'?" }
+    var message = "\(file.path): no class '\(name)'" + NameSuggestion.didYouMean(name, among: all)
     message += all.isEmpty ? " (the file has no classes)" : " (classes: \(all.joined(separator: ", ")))"
     return ShellError(message, code: .dataError)
 }

@@ -4,6 +4,11 @@ import RealmObjects
 /// `realmsh shell FILE` (and `realmsh FILE`): the interactive shell on a terminal; commands
 /// from standard input or `-c` otherwise.
 struct ShellCommand: Command {
+    static let fileArgument = Positional("FILE", help: "The .realm file to open.", optional: true)
+    static let command = Repeated("command", short: "c", value: "command", help: "Run this command (repeatable) and exit.")
+    static let write = Flag("write", help: "Allow commands that change the file (as .write on).")
+    static let bail = Flag("bail", help: "Stop at the first command that fails (scripts and -c).")
+
     static let spec = CommandSpec(
         name: "shell",
         abstract: "The interactive shell: queries, commands and dot-commands on one file.",
@@ -11,18 +16,14 @@ struct ShellCommand: Command {
             On a terminal: line editing, history, Tab completion, tables that fit the screen. Type \
             'Person where age > 30', any subcommand without the file ('schema', 'query Dog "age > 2"', \
             'export --format jsonl -o dogs.jsonl'), or dot-commands (.help, .mode, .schema, .quit). The \
-            file is opened read-only; --write (or .write on) allows insert, upsert, import, update, \
-            delete and compact. Without a terminal, commands are read from standard input (one per \
+            file is opened read-only; --write (or .write on) allows the commands that change it (insert, \
+            upsert, import, update, delete, compact, migrate, and -o naming it). Without a terminal, commands are read from standard input (one per \
             line, no prompt, no colour) or given with -c; --bail (or -bail) stops at the first error. \
             'realmsh FILE' is the shell when both standard input and output are terminals, a script \
             runner when standard input has commands, and 'realmsh info FILE' otherwise.
             """,
-        arguments: [.init("FILE", help: "The .realm file to open.", optional: true)],
-        options: [
-            .value("command", short: "c", name: "command", help: "Run this command (repeatable) and exit.", repeatable: true),
-            .flag("write", help: "Allow commands that change the file (as .write on)."),
-            .flag("bail", help: "Stop at the first command that fails (scripts and -c)."),
-        ] + KeyOptions.options,
+        arguments: [fileArgument], effect: .reads,
+        options: [command, write, bail] + KeyOptions.all,
         examples: ["realmsh default.realm", "realmsh default.realm -c 'Person where age > 30'",
                    "realmsh --bail default.realm < checks.txt", "realmsh --write app.realm"])
 
@@ -36,12 +37,12 @@ struct ShellCommand: Command {
     var implicit = false
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals.first
-        keyFile = arguments.value("key-file")
-        keyHex = arguments.value("key")
-        commands = arguments.values("command")
-        write = arguments.flag("write")
-        bail = arguments.flag("bail")
+        path = arguments.argument(Self.fileArgument)
+        keyFile = arguments[KeyOptions.keyFile]
+        keyHex = arguments[KeyOptions.key]
+        commands = arguments[Self.command]
+        write = arguments[Self.write]
+        bail = arguments[Self.bail]
     }
 
     /// Whether `realmsh ARGS` (no subcommand) means the shell: ARGS start with a file or with
@@ -81,7 +82,8 @@ struct ShellCommand: Command {
         return implicit ? .info : .nothing
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
         let plan = plan(io)
         if case .info = plan {
             guard let path else { throw ShellError("missing argument FILE", code: .usage, usageOf: "shell") }
@@ -92,7 +94,7 @@ struct ShellCommand: Command {
         }
         var interactive = false
         if case .interactive = plan { interactive = true }
-        let session = ShellSession(io: io, path: nil, keyFile: nil, keyHex: nil, write: false, bail: bail, interactive: interactive)
+        let session = ShellSession(io: io, bail: bail, interactive: interactive)
         defer { session.close() }
         if let path {
             _ = try session.open(path, keyFile: keyFile, keyHex: keyHex, io: io)

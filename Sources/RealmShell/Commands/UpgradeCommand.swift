@@ -3,6 +3,7 @@ import RealmObjects
 
 /// `realmsh upgrade FILE -o OUT`: a format-24 copy of an older file.
 struct UpgradeCommand: Command {
+    static let output = CopyTarget.output("The upgraded copy (required).")
     static let spec = CommandSpec(
         name: "upgrade",
         abstract: "Write a format-24 copy of a file of an older format (20-23, and 10-11).",
@@ -13,17 +14,18 @@ struct UpgradeCommand: Command {
             version. The original is never changed; the copy opens in Realm Core 14 without an upgrade. \
             Encryption is kept (--key-file).
             """,
-        arguments: [.init("FILE", help: "The .realm file.")],
-        options: CopyTarget.options(output: "The upgraded copy (required)."),
+        arguments: [.realmFile], file: .realmFile, effect: CopyTarget.effect(output), options: CopyTarget.options(output),
         examples: ["realmsh upgrade -o app-v24.realm app.realm"])
 
-    let target: CopyTarget
+    let path: String, key: KeyOptions
 
-    init(_ arguments: ParsedArguments) throws(ShellError) { target = try CopyTarget(arguments, command: "upgrade") }
+    init(_ arguments: ParsedArguments) throws(ShellError) {
+        path = arguments[Positional.realmFile]
+        key = KeyOptions(arguments)
+    }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        let path = target.path
-        let k = try target.key.resolve(io)
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let k = try key.resolve(context.io)
         var bytes: [UInt8]
         let from: Int
         do {
@@ -34,8 +36,9 @@ struct UpgradeCommand: Command {
         } catch {
             throw WriteSupport.failure(error, path: path)
         }
-        try target.write(bytes)
-        io.printError("\(target.output): format \(from) → 24, \(bytes.count) bytes")
+        guard let output = context.output else { return .usage }
+        try output.write(bytes)
+        context.io.printError("\(output.path): format \(from) → 24, \(bytes.count) bytes")
         return .success
     }
 }

@@ -7,21 +7,24 @@ struct VerifyCommand: Command {
         name: "verify",
         abstract: "Check a file's integrity: refs, node headers, space accounting, clusters, columns.",
         discussion: "Prints OK, or each problem with its byte offset. Exit status 0 when the file is sound, 65 when it is not.",
-        arguments: [.init("FILE", help: "The .realm file.")],
-        options: [.flag("quiet", short: "q", help: "Print nothing; only the exit status tells.")] + KeyOptions.options,
+        arguments: [.realmFile], file: .realmFile, effect: .reads,
+        options: [quiet] + KeyOptions.all,
         examples: ["realmsh verify default.realm"])
+
+    static let quiet = Flag("quiet", short: "q", help: "Print nothing; only the exit status tells.")
 
     let path: String
     let key: KeyOptions
     let quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments.positionals[0]
+        path = arguments[Positional.realmFile]
         key = KeyOptions(arguments)
-        quiet = arguments.flag("quiet")
+        quiet = arguments[Self.quiet]
     }
 
-    func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
+    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
+        let io = context.io
         let snapshot: Snapshot
         let encryptionKey = try key.resolve(io)
         do { snapshot = try Snapshot(path: path, key: encryptionKey) } catch { throw ShellError.reading(path, error) }

@@ -110,7 +110,7 @@ struct Completer {
         switch command.completes {
         case .nothing: return Completion()
         case .onOff: return args.isEmpty ? Completion(candidates: matching(word, ["on", "off"])) : Completion()
-        case .modes: return args.isEmpty ? Completion(candidates: matching(word, OutputMode.allCases.map(\.rawValue))) : Completion()
+        case .modes: return args.isEmpty ? Completion(candidates: matching(word, ResultFormats.names(for: .shell))) : Completion()
         case .classes: return Completion(candidates: matching(word, classes.map(\.name)))
         case .files: return args.isEmpty ? files(word) : Completion()
         case .topics: return Completion(candidates: matching(word, DotCommand.all.map { "." + $0.name } + commandNames))

@@ -21,7 +21,7 @@ struct DotCommand {
         .init(name: "info", arguments: "", help: "Show the file's format, version, history, classes and free space.", completes: .nothing),
         .init(name: "maxrows", arguments: "N", help: "Objects shown by box, table, markdown and line output (0: all; 40 on a terminal).", completes: .nothing),
         .init(name: "maxwidth", arguments: "N", help: "Width of tables in characters (0: the terminal's width).", completes: .nothing),
-        .init(name: "mode", arguments: "MODE", help: "How results are shown: box, table, markdown, csv, json, jsonl, line.", completes: .modes),
+        .init(name: "mode", arguments: "MODE", help: "How results are shown: \(ResultFormats.names(for: .shell).joined(separator: ", ")).", completes: .modes),
         .init(name: "nullvalue", arguments: "TEXT", help: "Text shown for null in box, table, markdown and line output.", completes: .nothing),
         .init(name: "once", arguments: "FILE", help: "Write the output of the next command to FILE.", completes: .files),
         .init(name: "open", arguments: "FILE [--key-file K]", help: "Open another Realm file (read-only until .write on).", completes: .files),
@@ -32,7 +32,7 @@ struct DotCommand {
         .init(name: "schema", arguments: "[CLASS]…", help: "Show the schema, or the schema of the given classes.", completes: .classes),
         .init(name: "show", arguments: "", help: "Show the current settings.", completes: .nothing),
         .init(name: "timer", arguments: "on|off", help: "Show how long each command took.", completes: .onOff),
-        .init(name: "write", arguments: "on|off", help: "Allow commands that change the file: insert, upsert, import, update, delete, compact.", completes: .onOff),
+        .init(name: "write", arguments: "on|off", help: "Allow commands that change the file: insert, upsert, import, update, delete, compact, migrate.", completes: .onOff),
     ]
 
     /// The command a typed name means: an exact name or an unambiguous prefix.
@@ -43,9 +43,8 @@ struct DotCommand {
         if matches.count > 1 {
             throw ShellError("'.\(typed)' is ambiguous: " + matches.map { "." + $0.name }.joined(separator: ", "), code: .usage)
         }
-        var message = "unknown command '.\(typed)'"
-        if let near = Suggestions.nearest(to: typed, among: all.map(\.name)) { message += "; did you mean '.\(near)'?" }
-        throw ShellError(message + " (type .help)", code: .usage)
+        throw ShellError("unknown command '.\(typed)'" + NameSuggestion.didYouMean(typed, among: all.map(\.name), prefix: ".")
+                         + " (type .help)", code: .usage)
     }
 }
 
@@ -103,13 +102,13 @@ extension ShellSession {
             return try runSubcommand(InfoCommand.self, args, io: io, reader: reader)
         case "mode":
             guard let value = args.first else {
-                io.print(settings.mode.rawValue)
+                io.print(settings.mode.name)
                 return .success
             }
-            guard let mode = OutputMode(rawValue: value.lowercased()) else {
-                var message = "unknown mode '\(value)' (modes: \(OutputMode.allCases.map(\.rawValue).joined(separator: ", ")))"
-                if let near = Suggestions.nearest(to: value, among: OutputMode.allCases.map(\.rawValue)) { message += "; did you mean '\(near)'?" }
-                throw ShellError(message, code: .usage)
+            guard let mode = ResultFormats.named(value.lowercased(), for: .shell) else {
+                let modes = ResultFormats.names(for: .shell)
+                throw ShellError("unknown mode '\(value)' (modes: \(modes.joined(separator: ", ")))" + NameSuggestion.didYouMean(value, among: modes),
+                                 code: .usage)
             }
             settings.mode = mode
         case "headers":
@@ -122,7 +121,7 @@ extension ShellSession {
             if let on = try onOff(writeEnabled) {
                 if on && path == nil { throw ShellError("no file is open; open one with .open FILE", code: .usage) }
                 writeEnabled = on
-                if on { io.printError("Writes allowed: insert, upsert, import, update, delete and compact change \(path ?? "the file").") }
+                if on { io.printError("Writes allowed: insert, upsert, import, update, delete, compact and migrate change \(path ?? "the file").") }
             }
         case "nullvalue":
             guard args.count <= 1 else { throw ShellError("usage: .nullvalue TEXT (quote text with spaces)", code: .usage) }
@@ -139,12 +138,12 @@ extension ShellSession {
         case "read":
             return try runFile(try needsFile())
         case "open":
-            let spec = CommandSpec(name: ".open", abstract: "", arguments: [.init("FILE", help: "")], options: KeyOptions.options)
+            let spec = CommandSpec(name: ".open", abstract: "", arguments: [.realmFile], options: KeyOptions.all)
             let parsed: ParsedArguments
             do { parsed = try ArgumentParser.parse(args, spec: spec) } catch {
                 throw ShellError(error.message, code: .usage)
             }
-            let file = try open(parsed.positionals[0], keyFile: parsed.value("key-file"), keyHex: parsed.value("key"), typed: true, io: io)
+            let file = try open(parsed[Positional.realmFile], keyFile: parsed[KeyOptions.keyFile], keyHex: parsed[KeyOptions.key], typed: true, io: io)
             writeEnabled = false
             io.printError("Opened \(file.path): \(file.classes.count) \(file.classes.count == 1 ? "class" : "classes"), format \(file.snapshot.fileFormat), read-only.")
         case "follow":
@@ -154,7 +153,7 @@ extension ShellSession {
             return try runQuery(query, io: io)
         case "show":
             let rows: [(String, String)] = [
-                ("file", path ?? "(none)"), ("write", writeEnabled ? "on" : "off"), ("mode", settings.mode.rawValue),
+                ("file", path ?? "(none)"), ("write", writeEnabled ? "on" : "off"), ("mode", settings.mode.name),
                 ("headers", settings.headers ? "on" : "off"), ("nullvalue", settings.nullValue),
                 ("maxrows", settings.maxRows == 0 ? "0 (all)" : String(settings.maxRows)),
                 ("maxwidth", settings.maxWidth == 0 ? "0 (terminal width)" : String(settings.maxWidth)),
@@ -178,9 +177,7 @@ extension ShellSession {
             return .success
         }
         guard let command = Commands.named(topic) else {
-            var message = "no command '\(topic)'"
-            if let near = Suggestions.nearest(to: topic, among: Commands.all.map { $0.spec.name }) { message += "; did you mean '\(near)'?" }
-            throw ShellError(message, code: .usage)
+            throw ShellError("no command '\(topic)'" + NameSuggestion.didYouMean(topic, among: Commands.names), code: .usage)
         }
         emit(Self.shellHelp(command.spec), io: io)
         return .success
@@ -188,7 +185,7 @@ extension ShellSession {
 
     /// The shell's help: dot-commands, commands and the query form; with a pattern, only the
     /// lines that contain it (ignoring case).
-    static func helpText(pattern: String?, style: ResultRenderer.TextStyle) -> String {
+    static func helpText(pattern: String?, style: TextStyle) -> String {
         func row(_ left: String, _ right: String) -> String {
             "  " + (left.count < 30 ? left.padding(to: 30) : left + "\n" + String(repeating: " ", count: 32)) + right
         }

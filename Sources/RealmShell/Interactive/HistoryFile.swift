@@ -41,7 +41,7 @@ struct HistoryFile {
     /// The saved commands, oldest first. A file grown past one and a half times the limit is
     /// rewritten with the newest `limit` commands.
     func load() -> [String] {
-        guard let bytes = Platform.readFile(path) else { return [] }
+        guard let bytes = try? Platform.readFile(path) else { return [] }
         let entries = bytes.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }.filter { !$0.isEmpty }
         if entries.count > Self.limit + Self.limit / 2 {
             let kept = Array(entries.suffix(Self.limit))
@@ -55,9 +55,10 @@ struct HistoryFile {
     func append(_ entry: String) {
         let line = String(entry.map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" ? " " : $0 })
         guard !line.isEmpty, !Self.holdsKey(line), prepareDirectory() else { return }
-        guard let fd = Platform.openForAppend(path, mode: 0o600) else { return }
-        FileSink(fd: fd).write(Array((line + "\n").utf8))
-        _ = Platform.closeFile(fd)
+        guard let file = try? FileDescriptor.open(path, .writeOnly, options: [.append, .create], permissions: 0o600) else { return }
+        file.setPermissions(0o600)      // an existing file too
+        FileSink(file).write(Array((line + "\n").utf8))
+        file.closeQuietly()
     }
 
     private func prepareDirectory() -> Bool {
@@ -69,9 +70,9 @@ struct HistoryFile {
 
     private func rewrite(_ entries: [String]) {
         let temporary = path + ".tmp-\(Platform.processID())"
-        guard case let .success(fd) = Platform.createNew(temporary, mode: 0o600) else { return }
-        FileSink(fd: fd).write(Array(entries.map { $0 + "\n" }.joined().utf8))
-        _ = Platform.closeFile(fd)
-        if Platform.rename(temporary, path) != nil { Platform.remove(temporary) }
+        guard let file = try? Platform.createNew(temporary, mode: 0o600) else { return }
+        FileSink(file).write(Array(entries.map { $0 + "\n" }.joined().utf8))
+        file.closeQuietly()
+        if (try? Platform.rename(temporary, path)) == nil { Platform.remove(temporary) }
     }
 }

@@ -12,15 +12,16 @@ enum Pager {
     /// caller prints the text itself).
     static func show(_ text: String) -> Bool {
         guard let command = command(), let pipe = Platform.makePipe() else { return false }
+        let (readEnd, writeEnd) = (FileDescriptor(rawValue: pipe.read, path: "pipe"), FileDescriptor(rawValue: pipe.write, path: "pipe"))
         guard let pid = Platform.spawn("/bin/sh", arguments: ["sh", "-c", command], stdin: pipe.read) else {
-            _ = Platform.closeFile(pipe.read)
-            _ = Platform.closeFile(pipe.write)
+            readEnd.closeQuietly()
+            writeEnd.closeQuietly()
             return false
         }
-        _ = Platform.closeFile(pipe.read)
+        readEnd.closeQuietly()
         // A pager quit early makes the rest fail with EPIPE (SIGPIPE is ignored): fine.
-        _ = Array(text.utf8).withUnsafeBytes { Platform.writeAll(pipe.write, $0) }
-        _ = Platform.closeFile(pipe.write)
+        Platform.write(text, to: pipe.write)
+        writeEnd.closeQuietly()
         _ = Platform.waitForExit(pid)
         _ = Platform.takeInterrupt()        // Ctrl-C went to the pager
         return true

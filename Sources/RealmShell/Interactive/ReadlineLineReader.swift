@@ -49,7 +49,7 @@ final class ReadlineLineReader: LineReader {
                 rl_callback_sigcleanup()
                 rl_replace_line("", 0)
                 rl_callback_handler_remove()
-                _ = Array("^C\n".utf8).withUnsafeBytes { Platform.writeAll(1, $0) }
+                Platform.write("^C\n", to: 1)
                 return .interrupted
             }
             switch Platform.waitForInput(0, milliseconds: 100) {
@@ -82,7 +82,7 @@ final class ReadlineLineReader: LineReader {
             realmsh_rl_free(line)
         } else {
             // Ctrl-D on an empty line: end the prompt's line before leaving.
-            _ = Array("\n".utf8).withUnsafeBytes { Platform.writeAll(1, $0) }
+            Platform.write("\n", to: 1)
             received = .end
         }
     }

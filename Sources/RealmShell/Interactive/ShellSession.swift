@@ -8,7 +8,8 @@ import RealmQuery
 /// keeps going after errors (unless `--bail` in a script).
 final class ShellSession {
     struct Settings {
-        var mode: OutputMode = .box
+        /// `.mode`: a result format offered to the shell (`ResultFormats`).
+        var mode: any ResultFormat = BoxFormat()
         var headers = true
         var nullValue = "null"
         /// Objects shown by the human modes (0: all).
@@ -28,21 +29,20 @@ final class ShellSession {
     private(set) var path: String?
     private(set) var keyFile: String?
     private(set) var keyHex: String?
-    /// Commands that change the file run only while this is on (`.write on`, `--write`).
-    var writeEnabled: Bool
+    /// Commands that change the open file run only while this is on (`.write on`, `--write`);
+    /// `CommandPipeline` checks every command's declared effect against it.
+    var writeEnabled = false
     private var cache: (stamp: [Int]?, file: RealmFile, values: ValueText)?
     /// `.output FILE` (kept) or `.once FILE` (for the next command).
     private var redirect: (path: String, sink: FileSink, once: Bool)?
     private var readDepth = 0
     private(set) var quitRequested = false
     private var keyWarningShown = false
+    /// Where a confirmation is read while a subcommand runs.
+    private var confirmationReader: LineReader?
 
-    init(io: ShellIO, path: String?, keyFile: String?, keyHex: String?, write: Bool, bail: Bool, interactive: Bool) {
+    init(io: ShellIO, bail: Bool, interactive: Bool) {
         self.io = io
-        self.path = path
-        self.keyFile = keyFile
-        self.keyHex = keyHex
-        writeEnabled = write
         self.bail = bail
         self.interactive = interactive
         settings.maxRows = interactive ? 40 : 0
@@ -142,7 +142,7 @@ final class ShellSession {
         Platform.setInterruptsCancelReads(false)
         _ = Platform.takeInterrupt()
         if let r = redirect, r.once, !text.hasPrefix(".once") {
-            _ = Platform.closeFile(r.sink.fd)
+            r.sink.descriptor.closeQuietly()
             redirect = nil
         }
         if settings.timer {
@@ -219,11 +219,10 @@ final class ShellSession {
     }
 
     func unknownCommand(_ word: String) -> ShellError {
-        var message = "'\(word)' is neither a command nor a class"
-        let candidates = Commands.all.map { $0.spec.name }.filter { $0 != "shell" } + currentClassNames()
+        let candidates = Commands.names.filter { $0 != "shell" } + currentClassNames()
         let head = String(word.prefix { $0 != "." })
-        if let near = Suggestions.nearest(to: head, among: candidates) { message += "; did you mean '\(near)'?" }
-        return ShellError(message + " (type .help)", code: .usage)
+        return ShellError("'\(word)' is neither a command nor a class" + NameSuggestion.didYouMean(head, among: candidates)
+                          + " (type .help)", code: .usage)
     }
 
     // MARK: the open file
@@ -249,16 +248,9 @@ final class ShellSession {
         return values
     }
 
-    private func keyArguments() -> ParsedArguments {
-        var parsed = ParsedArguments()
-        if let keyFile { parsed.values["key-file"] = [keyFile] }
-        if let keyHex { parsed.values["key"] = [keyHex] }
-        return parsed
-    }
-
     private func resolveKey() throws(ShellError) -> EncryptionKey? {
         let keyIO = makeIO()
-        let key = try KeyOptions(keyArguments()).resolve(keyIO)
+        let key = try KeyOptions(keyFile: keyFile, keyHex: keyHex).resolve(keyIO)
         if keyHex != nil { keyWarningShown = true }
         return key
     }
@@ -289,93 +281,17 @@ final class ShellSession {
     // MARK: subcommands
 
     /// Subcommands whose FILE argument is the shell's open file.
-    static func takesOpenFile(_ spec: CommandSpec) -> Bool {
-        spec.arguments.first?.name == "FILE" && spec.name != "create" && spec.name != "shell"
-    }
+    static func takesOpenFile(_ spec: CommandSpec) -> Bool { spec.file != nil && spec.name != "shell" }
 
-    /// Whether a command would change the open file.
-    static func changesFile(_ name: String, _ parsed: ParsedArguments) -> Bool {
-        switch name {
-        case "insert", "upsert", "import", "update": return true
-        case "delete": return !parsed.flag("dry-run")
-        case "compact": return parsed.value("output") == nil
-        default: return false
-        }
-    }
-
+    /// A subcommand typed in the shell, through the pipeline every command runs through (this
+    /// session is its host: the open file, its key, the write permission).
     func runSubcommand(_ type: any Command.Type, _ words: [String], io: ShellIO, reader: LineReader) throws(ShellError) -> ExitCode {
-        let spec = type.spec
-        var args = words
-        if Self.takesOpenFile(spec) && !(words.contains("-h") || words.contains("--help")) {
-            guard let path else { throw ShellError("no file is open; open one with .open FILE", code: .usage) }
-            args.insert(path.hasPrefix("-") ? "./" + path : path, at: 0)
-            let given = Set(words.map { String($0.prefix { $0 != "=" }) })
-            let options = Set(spec.options.map(\.long))
-            if spec.name != "encrypt", !given.contains("--key-file"), !given.contains("--key") {
-                if let keyFile, options.contains("key-file") { args += ["--key-file", keyFile] }
-                if let keyHex, options.contains("key") { args += ["--key", keyHex] }
-            }
+        if Self.takesOpenFile(type.spec), path == nil, !(words.contains("-h") || words.contains("--help")) {
+            throw ShellError("no file is open; open one with .open FILE", code: .usage)
         }
-        let parsed = try ArgumentParser.parse(args, spec: spec)
-        if parsed.wantsHelp {
-            io.print(Self.shellHelp(spec))
-            return .success
-        }
-        let changes = Self.changesFile(spec.name, parsed)
-        if changes {
-            guard writeEnabled else {
-                throw ShellError("the shell is read-only: type .write on to allow '\(spec.name)' (or start with realmsh --write FILE)",
-                                 code: .usage)
-            }
-            if spec.name == "update" || spec.name == "delete", reader.isInteractive {
-                let count = try selectionCount(parsed, command: spec.name)
-                if count > 1 {
-                    let verb = spec.name == "delete" ? "Delete" : "Update"
-                    let question = "\(verb) \(count) \(parsed.positionals[1]) objects? [y/N] "
-                    guard case let .line(answer) = reader.readLine(prompt: question),
-                          ["y", "yes"].contains(answer.trimmingWhitespace().lowercased()) else {
-                        io.printError("Nothing was changed.")
-                        return .success
-                    }
-                }
-            }
-        }
-        if spec.name == "query", parsed.value("format") == nil {
-            let command = try QueryCommand(parsed)
-            var query = ShortQuery(className: command.className, predicate: command.predicate, path: [], predicateOffset: nil)
-            query.arguments = command.arguments
-            query.argumentsJSON = command.argumentsJSON
-            query.limit = command.limit
-            return try runQuery(query, io: io)
-        }
-        if spec.name == "delete", parsed.flag("dry-run"), !writeEnabled {
-            // Counting needs no writer (which would take the file's lock).
-            io.print(String(try selectionCount(parsed, command: "delete")))
-            return .success
-        }
-        let command = try type.init(parsed)
-        Platform.setInterruptsCancelReads(interactive && !changes)
-        defer {
-            if changes { invalidate() }
-        }
-        return try command.run(io)
-    }
-
-    /// How many objects `update`/`delete` would touch (`--where PRED` or `--all`).
-    func selectionCount(_ parsed: ParsedArguments, command: String) throws(ShellError) -> Int {
-        let selection = try Selection(parsed, command: command)
-        let file = try currentFile()
-        let className = parsed.positionals[1]
-        guard file.objectClass(named: className) != nil else { throw unknownClass(className, in: file) }
-        do {
-            let query = try Query(store: ObjectStore(snapshot: file.snapshot), className: className,
-                                  selection.predicate ?? "TRUEPREDICATE", arguments: selection.arguments.map(QueryArgument.literal))
-            return try query.count()
-        } catch let error as QueryError {
-            throw ShellError(error.rendered(query: selection.predicate ?? ""), code: .dataError)
-        } catch {
-            throw ShellError.from(error, path: file.path)
-        }
+        confirmationReader = reader
+        defer { confirmationReader = nil }
+        return try CommandPipeline(host: self).run(type, words, io: io)
     }
 
     /// A subcommand's help with the FILE argument taken away.
@@ -389,104 +305,15 @@ final class ShellSession {
 
     // MARK: queries
 
+    /// The short form (`Person where age > 30`, `.follow`), shown in the current mode.
     func runQuery(_ query: ShortQuery, io: ShellIO) throws(ShellError) -> ExitCode {
         let file = try currentFile()
-        guard let objectClass = file.objectClass(named: query.className) else { throw unknownClass(query.className, in: file) }
-        let store = ObjectStore(snapshot: file.snapshot)
-        guard let table = store.table(className: query.className) else { throw unknownClass(query.className, in: file) }
         Platform.setInterruptsCancelReads(interactive)
-        let arguments: [QueryArgument]
-        if let json = query.argumentsJSON {
-            do throws(QueryArguments.Failure) { arguments = try QueryArguments.parseJSON(json, store: store) } catch {
-                throw ShellError(error.message, code: .usage, usageOf: "query")
-            }
-        } else {
-            arguments = query.arguments.map(QueryArgument.literal)
-        }
-        var rows: [Int]
-        do {
-            rows = try Query(store: store, table: table, query.predicate, arguments: arguments).rows()
-        } catch let error as QueryError {
-            throw ShellError(query.render(error), code: .dataError)
-        } catch {
-            throw ShellError.from(error, path: file.path)
-        }
-        var resultClass = objectClass
-        if !query.path.isEmpty { (resultClass, rows) = try follow(query.path, from: objectClass, rows: rows, in: file) }
-        if let limit = query.limit, rows.count > limit { rows.removeLast(rows.count - limit) }
-        let renderer = ResultRenderer(file: file, objectClass: resultClass, mode: settings.mode, headers: settings.headers,
-                                      width: tableWidth(io), values: valueText(file),
-                                      style: .init(color: io.useColor))
-        do {
-            if settings.mode.isForPeople {
-                let shown = settings.maxRows > 0 ? Array(rows.prefix(settings.maxRows)) : rows
-                let text = try renderer.text(try fetch(file, resultClass, shown), total: rows.count)
-                emit(text, io: io)
-            } else {
-                try renderer.write(try fetch(file, resultClass, rows), to: io.stdout)
-            }
-        } catch {
+        let results = try query.results(in: file)
+        do { try present(results, format: settings.mode, limit: nil, io: io) } catch {
             throw ShellError.from(error, path: file.path)
         }
         return .success
-    }
-
-    /// The objects at `rows` (positions in table order), in the order given.
-    func fetch(_ file: RealmFile, _ objectClass: ObjectClass, _ rows: [Int]) throws -> [(key: Int64, values: [Value])] {
-        guard !rows.isEmpty else { return [] }
-        var found = [Int: (key: Int64, values: [Value])]()
-        try file.forEachObject(of: objectClass, atPositions: Array(Set(rows)).sorted()) { position, key, values in
-            found[position] = (key, Array(values))
-        }
-        return rows.compactMap { found[$0] }
-    }
-
-    /// The objects the links `path` of the objects at `rows` point to, each once, in order.
-    func follow(_ path: [String], from start: ObjectClass, rows: [Int], in file: RealmFile) throws(ShellError) -> (ObjectClass, [Int]) {
-        var objectClass = start
-        var current = rows
-        for name in path {
-            let links = objectClass.properties.filter { $0.type == "object" }
-            guard let property = objectClass.property(named: name), property.type == "object",
-                  let target = property.objectType.flatMap(file.objectClass(named:)) else {
-                var message = "'\(name)' is not a link of \(objectClass.name)"
-                if let near = Suggestions.nearest(to: name, among: links.map(\.name)) { message += "; did you mean '\(near)'?" }
-                message += links.isEmpty ? " (it has no links)" : " (links: \(links.map(\.name).joined(separator: ", ")))"
-                throw ShellError(message, code: .dataError)
-            }
-            do {
-                var linked = [Int: [Int64]]()
-                try file.forEachObject(of: objectClass, atPositions: Array(Set(current)).sorted(), properties: [property]) { position, _, values in
-                    linked[position] = Self.linkKeys(values.first ?? .null)
-                }
-                let store = ObjectStore(snapshot: file.snapshot)     // TableData holds it unowned
-                guard let table = store.table(className: target.name) else { return (target, []) }
-                var rowOfKey = [Int64: Int]()
-                for (i, k) in try withExtendedLifetime(store, { try table.keys() }).enumerated() { rowOfKey[k] = i }
-                var seen = Set<Int>()
-                var next = [Int]()
-                for position in current {
-                    for key in linked[position] ?? [] {
-                        if let row = rowOfKey[key], seen.insert(row).inserted { next.append(row) }
-                    }
-                }
-                current = next
-            } catch {
-                throw ShellError.from(error, path: file.path)
-            }
-            objectClass = target
-        }
-        return (objectClass, current)
-    }
-
-    static func linkKeys(_ value: Value) -> [Int64] {
-        switch value {
-        case let .link(k): return [k]
-        case let .typedLink(_, k): return [k]
-        case let .list(elements): return elements.flatMap(linkKeys)
-        case let .dictionary(entries): return entries.flatMap { linkKeys($0.value) }
-        default: return []
-        }
     }
 
     // MARK: output
@@ -505,7 +332,7 @@ final class ShellSession {
     /// `.read FILE`: the commands of a file, as a script.
     func runFile(_ file: String) throws(ShellError) -> ExitCode {
         guard readDepth < 16 else { throw ShellError(".read nested too deeply (16 files)", code: .usage) }
-        guard let bytes = Platform.readFile(file) else {
+        guard let bytes = try? Platform.readFile(file) else {
             throw ShellError("cannot read \(file)", code: .noInput)
         }
         readDepth += 1
@@ -522,20 +349,23 @@ final class ShellSession {
 
     func redirectOutput(to file: String?, once: Bool) throws(ShellError) {
         if let r = redirect {
-            _ = Platform.closeFile(r.sink.fd)
+            r.sink.descriptor.closeQuietly()
             redirect = nil
         }
         guard let file, file != "stdout" else { return }
-        switch Platform.createFile(file) {
-        case let .success(fd): redirect = (file, FileSink(fd: fd), once)
-        case let .failure(error): throw ShellError("cannot write \(file): \(error.message)", code: .cannotCreate)
+        // Truncating FILE would destroy the open database, whatever the write permission.
+        if let open = path.flatMap(Platform.fileIdentity), Platform.fileIdentity(file) == open {
+            throw ShellError("\(file) is the open file; write the output elsewhere", code: .cannotCreate)
+        }
+        do { redirect = (file, FileSink(try Platform.createFile(file)), once) } catch {
+            throw ShellError("cannot write \(file): \(error.message)", code: .cannotCreate)
         }
     }
 
     var outputDescription: String { redirect.map { $0.path + ($0.once ? " (once)" : "") } ?? "stdout" }
 
     func close() {
-        if let r = redirect { _ = Platform.closeFile(r.sink.fd) }
+        redirect?.sink.descriptor.closeQuietly()
         redirect = nil
     }
 }
@@ -546,5 +376,47 @@ extension String {
         while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" { s = s.dropLast() }
         return String(s)
+    }
+}
+
+// MARK: - the pipeline's host
+
+extension ShellSession: CommandHost {
+    var openFile: String? { path }
+
+    var openFileKey: KeyOptions? { KeyOptions(keyFile: keyFile, keyHex: keyHex) }
+
+    var writesAllowed: Bool { writeEnabled }
+
+    func readOnlyRefusal(_ command: String) -> ShellError {
+        ShellError("the shell is read-only: type .write on to allow '\(command)' (or start with realmsh --write FILE)", code: .usage)
+    }
+
+    func helpText(_ spec: CommandSpec) -> String { Self.shellHelp(spec) }
+
+    /// At a terminal, update and delete of more than one object ask first.
+    func confirm(_ command: any Command, io: ShellIO) throws(ShellError) -> Bool {
+        guard let change = command as? any ChangesSelectedObjects, let reader = confirmationReader, reader.isInteractive else { return true }
+        let count = try change.selection.count(in: try currentFile(), className: change.className)
+        guard count > 1 else { return true }
+        let question = "\(type(of: change).verb) \(count) \(change.className) objects? [y/N] "
+        if case let .line(answer) = reader.readLine(prompt: question), ["y", "yes"].contains(answer.trimmingWhitespace().lowercased()) {
+            return true
+        }
+        io.printError("Nothing was changed.")
+        return false
+    }
+
+    func willRun(changingFile: Bool) { Platform.setInterruptsCancelReads(interactive && !changingFile) }
+
+    func didRun(changingFile: Bool) {
+        if changingFile { invalidate() }
+    }
+
+    func defaultFormat(_ io: ShellIO) -> any ResultFormat { settings.mode }
+
+    func options(for file: RealmFile, limit: Int?, io: ShellIO) -> ResultOptions {
+        ResultOptions(headers: settings.headers, values: valueText(file), maxRows: settings.maxRows, width: tableWidth(io),
+                      style: TextStyle(color: io.useColor))
     }
 }

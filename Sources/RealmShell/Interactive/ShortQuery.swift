@@ -1,3 +1,5 @@
+import RealmFormat
+import RealmObjects
 import RealmQuery
 
 /// The shell's short query form: `Person where age > 30 SORT(name ASC)`, `Person` (every
@@ -68,5 +70,82 @@ struct ShortQuery {
         var lines = [error.message, "  " + line, "  " + String(repeating: " ", count: before) + String(repeating: "^", count: width)]
         if let s = error.suggestion { lines.append("Did you mean '\(s)'?") }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ShortQuery {
+    /// Runs the query on `file`: the matching objects (after following `path`, at most
+    /// `limit`), as `query` and the shell present them.
+    func results(in file: RealmFile) throws(ShellError) -> QueryResults {
+        guard let objectClass = file.objectClass(named: className) else { throw unknownClass(className, in: file) }
+        let store = ObjectStore(snapshot: file.snapshot)
+        guard let table = store.table(className: className) else { throw unknownClass(className, in: file) }
+        let values: [QueryArgument]
+        if let argumentsJSON {
+            do throws(QueryArguments.Failure) { values = try QueryArguments.parseJSON(argumentsJSON, store: store) } catch {
+                throw ShellError(error.message, code: .usage, usageOf: "query")
+            }
+        } else {
+            values = arguments.map(QueryArgument.literal)
+        }
+        var rows: [Int]
+        do {
+            rows = try Query(store: store, table: table, predicate, arguments: values).rows()
+        } catch let error as QueryError {
+            throw ShellError(render(error), code: .dataError)
+        } catch {
+            throw ShellError.from(error, path: file.path)
+        }
+        var resultClass = objectClass
+        if !path.isEmpty { (resultClass, rows) = try follow(path, from: objectClass, rows: rows, in: file) }
+        if let limit, rows.count > limit { rows.removeLast(rows.count - limit) }
+        return QueryResults(file: file, objectClass: resultClass, rows: rows)
+    }
+
+    /// The objects the links `path` of the objects at `rows` point to, each once, in order.
+    private func follow(_ path: [String], from start: ObjectClass, rows: [Int], in file: RealmFile) throws(ShellError) -> (ObjectClass, [Int]) {
+        var objectClass = start
+        var current = rows
+        for name in path {
+            let links = objectClass.properties.filter { $0.type == "object" }
+            guard let property = objectClass.property(named: name), property.type == "object",
+                  let target = property.objectType.flatMap(file.objectClass(named:)) else {
+                var message = "'\(name)' is not a link of \(objectClass.name)" + NameSuggestion.didYouMean(name, among: links.map(\.name))
+                message += links.isEmpty ? " (it has no links)" : " (links: \(links.map(\.name).joined(separator: ", ")))"
+                throw ShellError(message, code: .dataError)
+            }
+            do {
+                var linked = [Int: [Int64]]()
+                try file.forEachObject(of: objectClass, atPositions: Array(Set(current)).sorted(), properties: [property]) { position, _, values in
+                    linked[position] = Self.linkKeys(values.first ?? .null)
+                }
+                let store = ObjectStore(snapshot: file.snapshot)     // TableData holds it unowned
+                guard let table = store.table(className: target.name) else { return (target, []) }
+                var rowOfKey = [Int64: Int]()
+                for (i, k) in try withExtendedLifetime(store, { try table.keys() }).enumerated() { rowOfKey[k] = i }
+                var seen = Set<Int>()
+                var next = [Int]()
+                for position in current {
+                    for key in linked[position] ?? [] {
+                        if let row = rowOfKey[key], seen.insert(row).inserted { next.append(row) }
+                    }
+                }
+                current = next
+            } catch {
+                throw ShellError.from(error, path: file.path)
+            }
+            objectClass = target
+        }
+        return (objectClass, current)
+    }
+
+    static func linkKeys(_ value: Value) -> [Int64] {
+        switch value {
+        case let .link(k): return [k]
+        case let .typedLink(_, k): return [k]
+        case let .list(elements): return elements.flatMap(linkKeys)
+        case let .dictionary(entries): return entries.flatMap { linkKeys($0.value) }
+        default: return []
+        }
     }
 }

@@ -2,43 +2,44 @@ import RealmFormat
 import RealmObjects
 
 /// An output file that appears whole or not at all: data goes to a temporary file beside
-/// `path`, which is fsynced and renamed over `path` only when the command succeeds.
+/// its destination (`OUT.realmsh-tmp-PID`), which is fsynced and renamed over it only when the
+/// command succeeds. A failure discards it; so does a fatal signal (the path is registered
+/// with `Platform.registerTemporaryFile`, see Platform/Signals.swift). Whether the
+/// destination may be replaced was decided before (`CommandPipeline`, `OutputTarget`).
 final class OutputFile {
+    /// The file replaced on commit.
     let path: String
     let temporaryPath: String
     let sink: FileSink
+    private let signalSlot: Int?
     private var finished = false
 
     init(path: String, mode: UInt32 = 0o644) throws(ShellError) {
         self.path = path
         temporaryPath = path + ".realmsh-tmp-\(Platform.processID())"
-        switch Platform.createNew(temporaryPath, mode: mode) {
-        case let .success(fd): sink = FileSink(fd: fd)
-        case let .failure(error): throw ShellError("cannot create \(path): \(error.message)", code: .cannotCreate)
+        // Registered before it exists: a signal in between unlinks nothing.
+        signalSlot = Platform.registerTemporaryFile(temporaryPath)
+        do {
+            sink = FileSink(try Platform.createNew(temporaryPath, mode: mode))
+        } catch {
+            signalSlot.map(Platform.unregisterTemporaryFile)
+            throw ShellError("cannot create \(path): \(error.message)", code: .cannotCreate)
         }
-    }
-
-    /// Writes `bytes` to `path` whole or not at all. An existing file is replaced only with
-    /// `force` (or when `replacing` says it is the input being rewritten in place).
-    static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, force: Bool, replacing: Bool = false) throws(ShellError) {
-        if !force && !replacing && Platform.fileExists(path) {
-            throw ShellError("\(path) exists; pass --force to replace it", code: .cannotCreate)
-        }
-        let file = try OutputFile(path: path, mode: mode)
-        file.sink.write(bytes)
-        try file.commit()
     }
 
     /// Makes the output visible under its name.
     func commit() throws(ShellError) {
+        guard !finished else { return }
         finished = true
-        let synced = Platform.sync(sink.fd)
-        let closed = Platform.closeFile(sink.fd)
-        guard !sink.failed, synced, closed else {
+        defer { signalSlot.map(Platform.unregisterTemporaryFile) }
+        var ok = !sink.failed
+        if ok { ok = (try? sink.descriptor.sync()) != nil }
+        if (try? sink.descriptor.close()) == nil { ok = false }
+        guard ok else {
             Platform.remove(temporaryPath)
             throw ShellError("cannot write \(path): write failed (disk full?)", code: .ioError)
         }
-        if let error = Platform.rename(temporaryPath, path) {
+        do { try Platform.rename(temporaryPath, path) } catch {
             Platform.remove(temporaryPath)
             throw ShellError(error.message, code: .cannotCreate)
         }
@@ -49,9 +50,34 @@ final class OutputFile {
     func discard() {
         guard !finished else { return }
         finished = true
-        _ = Platform.closeFile(sink.fd)
+        sink.descriptor.closeQuietly()
         Platform.remove(temporaryPath)
+        signalSlot.map(Platform.unregisterTemporaryFile)
     }
 
     deinit { discard() }
+}
+
+/// Where a command's declared output goes, as `CommandPipeline` resolved it: existing files
+/// replaced only with `--force`, FILE itself only as an in-place write under the session
+/// lock.
+struct OutputTarget {
+    /// The output as the user named it (or FILE, for an in-place write without `-o`), for
+    /// messages.
+    let path: String
+    /// The file replaced: `path`, or for an in-place write FILE itself (symlinks resolved, so
+    /// a link stays a link).
+    let destination: String
+    /// The output replaces the Realm file the command read.
+    let replacesFile: Bool
+
+    /// A new output file, to stream into.
+    func create(mode: UInt32 = 0o644) throws(ShellError) -> OutputFile { try OutputFile(path: destination, mode: mode) }
+
+    /// Writes `bytes` whole or not at all.
+    func write(_ bytes: [UInt8], mode: UInt32 = 0o644) throws(ShellError) {
+        let file = try create(mode: mode)
+        file.sink.write(bytes)
+        try file.commit()
+    }
 }

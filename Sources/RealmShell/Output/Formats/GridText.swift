@@ -1,34 +1,24 @@
 import RealmFormat
 import RealmObjects
 
-/// How the shell prints query results (`.mode`).
-enum OutputMode: String, CaseIterable {
-    case box, table, markdown, csv, json, jsonl, line
-
-    /// Modes for people: rows limited by `.maxrows`, values as `ValueText` shows them, a footer.
-    var isForPeople: Bool { self == .box || self == .table || self == .markdown || self == .line }
-}
-
-/// Query results in one of the output modes. Human modes build text (so the shell can page
-/// it); csv, json and jsonl stream the canonical encodings to a sink.
-struct ResultRenderer {
-    let file: RealmFile
+/// What the formats for people (box, table, markdown, line) share: cells as `ValueText` shows
+/// values, columns (`_key` first for classes without a primary key, numbers right-aligned)
+/// fitted to the width, and the footer "N objects (M shown)".
+struct GridText {
     let objectClass: ObjectClass
-    let mode: OutputMode
     let headers: Bool
-    /// Columns available; nil: no limit (output that is not a terminal, no `.maxwidth`).
+    /// Columns available; nil: no limit.
     let width: Int?
-    let values: ValueText
     let style: TextStyle
 
-    /// Text styling for a terminal with colour (identity otherwise).
-    struct TextStyle {
-        let color: Bool
-        func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-        func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
-    }
-
     static let minColumnWidth = 6
+
+    init(_ results: QueryResults, _ options: ResultOptions) {
+        objectClass = results.objectClass
+        headers = options.headers
+        width = options.width
+        style = options.style
+    }
 
     var columnNames: [String] {
         (objectClass.primaryKey == nil ? ["_key"] : []) + objectClass.properties.map(\.name)
@@ -41,36 +31,32 @@ struct ResultRenderer {
         }
     }
 
-    /// The footer human modes end with.
     static func footer(total: Int, shown: Int) -> String {
         "\(total) \(total == 1 ? "object" : "objects") (\(shown) shown)"
     }
 
-    // MARK: human modes
-
-    /// The text of `rows` (the shown objects) and the footer counting `total`.
-    func text(_ rows: [(key: Int64, values: [Value])], total: Int) throws -> String {
+    /// Writes the first `maxRows` objects of `results` as `body` lays out their cells, then
+    /// the footer (after a blank line when `blankLineBeforeFooter`: line and markdown output
+    /// set it apart, in markdown as its own paragraph).
+    static func write(_ results: QueryResults, to output: ResultOutput, blankLineBeforeFooter: Bool,
+                      _ body: (GridText, [[String]]) -> String) throws {
+        let options = output.options
+        let shown = options.maxRows > 0 ? Array(results.rows.prefix(options.maxRows)) : results.rows
+        let grid = GridText(results, options)
         var cells = [[String]]()
-        for (key, row) in rows {
+        for (key, row) in try results.objects(shown) {
             var line = [String]()
-            if objectClass.primaryKey == nil { line.append(String(key)) }
-            for (p, v) in zip(objectClass.properties, row) { line.append(try values.text(p, v)) }
+            if grid.objectClass.primaryKey == nil { line.append(String(key)) }
+            for (p, v) in zip(grid.objectClass.properties, row) { line.append(try options.values.text(p, v)) }
             cells.append(line)
         }
-        var out: String
-        switch mode {
-        case .line: out = lineText(cells)
-        case .markdown: out = gridText(cells, style: .markdown)
-        case .table: out = gridText(cells, style: .ascii)
-        default: out = gridText(cells, style: .box)
-        }
-        // Line and markdown output set the footer apart (in markdown, as its own paragraph).
-        if !out.isEmpty { out += mode == .line || mode == .markdown ? "\n\n" : "\n" }
-        out += style.dim(Self.footer(total: total, shown: rows.count))
-        return out
+        var text = body(grid, cells)
+        if !text.isEmpty { text += blankLineBeforeFooter ? "\n\n" : "\n" }
+        text += grid.style.dim(footer(total: results.rows.count, shown: cells.count))
+        output.emit(text)
     }
 
-    enum Grid { case box, ascii, markdown }
+    enum Rules { case box, ascii, markdown }
 
     /// Column widths fitted to `width`. Columns are kept from the left as long as they fit at
     /// their narrowest (their header, at least `minColumnWidth`; a `…` column says others were
@@ -91,7 +77,8 @@ struct ResultRenderer {
         return (widths, dropped)
     }
 
-    func gridText(_ cells: [[String]], style grid: Grid) -> String {
+    /// A grid with `rules`: box-drawing lines, ASCII `+--+`, or a markdown table.
+    func grid(_ cells: [[String]], rules: Rules) -> String {
         let names = columnNames
         let numeric = numericColumns
         let natural = names.indices.map { c in max(headers ? names[c].count : 1, cells.map { $0[c].count }.max() ?? 0, 1) }
@@ -103,7 +90,7 @@ struct ResultRenderer {
                 return header ? style.bold(text) : text
             }
             if dropped { parts.append("…") }
-            switch grid {
+            switch rules {
             case .box: return "│ " + parts.joined(separator: " │ ") + " │"
             case .ascii, .markdown: return "| " + parts.joined(separator: " | ") + " |"
             }
@@ -114,9 +101,9 @@ struct ResultRenderer {
             left + all.map { String(repeating: fill, count: $0 + 2) }.joined(separator: middle) + right
         }
         var lines = [String]()
-        switch grid {
+        switch rules {
         case .box:
-            lines.append(rule("┌", headers ? "┬" : "┬", "┐", "─"))
+            lines.append(rule("┌", "┬", "┐", "─"))
             if headers {
                 lines.append(row(names, header: true))
                 lines.append(rule("├", "┼", "┤", "─"))
@@ -146,20 +133,6 @@ struct ResultRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// sqlite's line mode: `name = value`, names right-aligned, a blank line between objects.
-    func lineText(_ cells: [[String]]) -> String {
-        let names = columnNames
-        let nameWidth = names.map(\.count).max() ?? 0
-        let valueWidth = width.map { max(Self.minColumnWidth, $0 - nameWidth - 3) }
-        return cells.map { row in
-            names.indices.map { c in
-                let name = String(repeating: " ", count: nameWidth - names[c].count) + names[c]
-                let value = valueWidth.map { Self.fit(row[c], $0, right: false, pad: false) } ?? row[c]
-                return style.bold(name) + " = " + value
-            }.joined(separator: "\n")
-        }.joined(separator: "\n\n")
-    }
-
     /// `value` padded (left- or right-aligned) or cut to `width` characters, ending in `…`.
     static func fit(_ value: String, _ width: Int, right: Bool = false, pad: Bool = true) -> String {
         let n = value.count
@@ -167,36 +140,5 @@ struct ResultRenderer {
         guard pad else { return value }
         let fill = String(repeating: " ", count: width - n)
         return right ? fill + value : value + fill
-    }
-
-    // MARK: data modes
-
-    /// csv (RFC 4180, as `query --format csv`), json (an array of objects as the canonical
-    /// dump encodes them), jsonl (one per line).
-    func write(_ rows: [(key: Int64, values: [Value])], to sink: ByteSink) throws {
-        switch mode {
-        case .csv:
-            let memory = MemorySink()
-            try CSVWriter(file: file, objectClass: objectClass).write(objects: rows, to: memory)
-            var bytes = memory.bytes
-            if !headers, let end = bytes.firstIndex(of: 10) { bytes.removeSubrange(0...end) }
-            sink.write(bytes)
-        case .jsonl:
-            let writer = ObjectJSON(file: file)
-            var out = JSONEmitter(sink: sink, pretty: false)
-            for (key, values) in rows {
-                try writer.writeObject(objectClass, key: key, values: values, to: &out)
-                out.raw("\n")
-            }
-            out.flush()
-        default:
-            let writer = ObjectJSON(file: file)
-            var out = JSONEmitter(sink: sink)
-            out.beginArray()
-            for (key, values) in rows { try writer.writeObject(objectClass, key: key, values: values, to: &out) }
-            out.end()
-            out.raw("\n")
-            out.flush()
-        }
     }
 }

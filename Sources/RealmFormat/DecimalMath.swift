@@ -1,13 +1,12 @@
-import RealmFormat
-
-/// Decimal128 arithmetic as realm-core uses it in queries (query-language.md §4, §5.5): parsing
-/// literal text exactly (34 significant digits, half-even), conversions from int (exact), from
-/// double (rounded to 15 significant digits) and float (7 digits), comparison across values, and
-/// `+ - * /` rounded to 34 digits. Only values matter here, never the cohort (the exponent a
-/// value is written with), because queries only compare and sort.
-enum DecimalMath {
-    static let zero = Decimal128(negative: false, coefficient: 0, exponent: 0)
-    static let nan = Decimal128(kind: .nan, negative: false, coefficient: 0, exponent: 0)
+/// Decimal128 arithmetic as realm-core does it (query-language.md §4, §5.5): parsing literal
+/// text exactly (34 significant digits, half-even), conversions from int (exact), from double
+/// (rounded to 15 significant digits) and float (7 digits), comparison by value (what
+/// `ValueOrder` orders numbers across types with), and `+ - * /` rounded to 34 digits. Only
+/// values matter here, never the cohort (the exponent a value is written with), because
+/// queries and orderings only compare. In RealmFormat because Realm's value order needs it.
+public enum DecimalMath {
+    public static let zero = Decimal128(negative: false, coefficient: 0, exponent: 0)
+    public static let nan = Decimal128(kind: .nan, negative: false, coefficient: 0, exponent: 0)
     static let maxDigits = 34
     static let minExponent = -6176
     static let maxExponent = 6111
@@ -16,22 +15,22 @@ enum DecimalMath {
         Decimal128(kind: .infinity, negative: negative, coefficient: 0, exponent: 0)
     }
 
-    static func from(_ i: Int64) -> Decimal128 {
+    public static func from(_ i: Int64) -> Decimal128 {
         Decimal128(negative: i < 0, coefficient: UInt128(i.magnitude), exponent: 0)
     }
 
     /// `Decimal128(double)`: the double's value rounded to 34 digits, then to 15 (as realm-core's
     /// quantization does).
-    static func from(_ d: Double) -> Decimal128 { from(d, significant: 15) }
+    public static func from(_ d: Double) -> Decimal128 { from(d, significant: 15) }
 
     /// `Decimal128(float)`: rounded to 7 significant digits.
-    static func from(_ f: Float) -> Decimal128 { from(Double(f), significant: 7) }
+    public static func from(_ f: Float) -> Decimal128 { from(Double(f), significant: 7) }
 
     static func from(_ d: Double, significant: Int) -> Decimal128 {
         if d.isNaN { return nan }
         if d.isInfinite { return infinity(negative: d < 0) }
         if d == 0 { return Decimal128(negative: d.sign == .minus, coefficient: 0, exponent: 0) }
-        let (negative, digits34, exp10) = Numbers.decimalDigits(d, significant: maxDigits)
+        let (negative, digits34, exp10) = decimalDigits(d, significant: maxDigits)
         var big = BigUInt(digits: digits34)
         var exponent = exp10 - (digits34.count - 1)
         // Drop trailing zeros first: a value with few significant digits is kept exactly.
@@ -45,16 +44,42 @@ enum DecimalMath {
         return make(negative: negative, big, exponent)
     }
 
+    static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+
+    /// `%.<digits-1>e` of a double: its exact binary value correctly rounded to `significant`
+    /// decimal digits, as (negative, digits, exponent of the first digit).
+    static func decimalDigits(_ value: Double, significant: Int) -> (negative: Bool, digits: [UInt8], exponent: Int) {
+        let text = Platform.scientific(value, significantDigits: significant)
+        var negative = false
+        var digits = [UInt8]()
+        var i = 0
+        if i < text.count, text[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        while i < text.count, text[i] != UInt8(ascii: "e") {
+            if isDigit(text[i]) { digits.append(text[i] - 48) }
+            i += 1
+        }
+        var exponent = 0
+        if i + 1 < text.count {
+            let sign = text[i + 1] == UInt8(ascii: "-") ? -1 : 1
+            for c in text[(i + 1)...] where isDigit(c) { exponent = exponent * 10 + Int(c - 48) }
+            exponent *= sign
+        }
+        return (negative, digits, exponent)
+    }
+
     /// `bid128_from_string`: `[+-]digits[.digits][e[+-]digits]`, `inf`, `infinity`, `nan`;
     /// nil (realm-core: NaN) for anything else.
-    static func parse(_ text: [UInt8]) -> Decimal128? {
+    public static func parse(_ text: [UInt8]) -> Decimal128? {
         var i = 0
         var negative = false
         if i < text.count, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") {
             negative = text[i] == UInt8(ascii: "-")
             i += 1
         }
-        let rest = String(decoding: text[i...].map(Lexer.lower), as: UTF8.self)
+        let rest = String(decoding: text[i...].map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
         if rest == "inf" || rest == "infinity" { return infinity(negative: negative) }
         if rest == "nan" { return nil }
         var digits = [UInt8]()
@@ -62,7 +87,7 @@ enum DecimalMath {
         var sawPoint = false
         while i < text.count {
             let c = text[i]
-            if Lexer.isDigit(c) {
+            if isDigit(c) {
                 digits.append(c - 48)
                 if sawPoint { fractionDigits += 1 }
             } else if c == UInt8(ascii: "."), !sawPoint {
@@ -83,7 +108,7 @@ enum DecimalMath {
             }
             var e = 0
             var any = false
-            while i < text.count, Lexer.isDigit(text[i]) {
+            while i < text.count, isDigit(text[i]) {
                 e = min(e * 10 + Int(text[i] - 48), 1_000_000)
                 i += 1
                 any = true
@@ -96,12 +121,14 @@ enum DecimalMath {
         return finish(negative: negative, BigUInt(digits: digits), exponent)
     }
 
-    static func isNaN(_ d: Decimal128) -> Bool { d.kind == .nan }
+    public static func isNaN(_ d: Decimal128) -> Bool { d.kind == .nan }
 
-    /// `Decimal128::compare`: NaN first, then by value (+0 == -0).
-    static func compare(_ a: Decimal128, _ b: Decimal128) -> Int {
+    /// `Decimal128::compare`: NaN first, then by value (+0 == -0). Two NaNs compare by their
+    /// bits in realm-core; the decoder keeps only the sign, so a positive NaN (the smaller high
+    /// word) comes before a negative one and NaNs of one sign are equal.
+    public static func compare(_ a: Decimal128, _ b: Decimal128) -> Int {
         if a.kind == .nan || b.kind == .nan {
-            if a.kind == .nan && b.kind == .nan { return 0 }
+            if a.kind == .nan && b.kind == .nan { return a.negative == b.negative ? 0 : (a.negative ? 1 : -1) }
             return a.kind == .nan ? -1 : 1
         }
         let sa = sign(a), sb = sign(b)
@@ -136,7 +163,7 @@ enum DecimalMath {
         Decimal128(kind: d.kind, negative: !d.negative, coefficient: d.coefficient, exponent: d.exponent)
     }
 
-    static func add(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+    public static func add(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
         if a.kind == .nan || b.kind == .nan { return nan }
         if a.kind == .infinity || b.kind == .infinity {
             if a.kind == .infinity && b.kind == .infinity && a.negative != b.negative { return nan }
@@ -160,9 +187,9 @@ enum DecimalMath {
         }
     }
 
-    static func subtract(_ a: Decimal128, _ b: Decimal128) -> Decimal128 { add(a, negate(b)) }
+    public static func subtract(_ a: Decimal128, _ b: Decimal128) -> Decimal128 { add(a, negate(b)) }
 
-    static func multiply(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+    public static func multiply(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
         if a.kind == .nan || b.kind == .nan { return nan }
         let negative = a.negative != b.negative
         if a.kind == .infinity || b.kind == .infinity {
@@ -172,7 +199,7 @@ enum DecimalMath {
         return finish(negative: negative, BigUInt(a.coefficient) * BigUInt(b.coefficient), a.exponent + b.exponent)
     }
 
-    static func divide(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
+    public static func divide(_ a: Decimal128, _ b: Decimal128) -> Decimal128 {
         if a.kind == .nan || b.kind == .nan { return nan }
         let negative = a.negative != b.negative
         if a.kind == .infinity {

@@ -1,0 +1,9 @@
+/// `count`: only the number of objects.
+struct CountFormat: ResultFormat {
+    var name: String { "count" }
+    var uses: FormatUses { [.query] }
+
+    func write(_ results: QueryResults, to output: ResultOutput) throws {
+        output.sink.write(Array("\(results.rows.count)\n".utf8))
+    }
+}

@@ -1,0 +1,134 @@
+import RealmFormat
+import RealmObjects
+
+/// One way of writing objects — in the manner of GRDB's `DumpFormat` — used by `query
+/// --format`, `export --format` and the shell's `.mode` alike. Each format is one file in
+/// this folder and one entry in `ResultFormats.all`; `uses` says where it is offered.
+///
+/// A format writes the results of a query (one class's objects in the query's order) and,
+/// when it is offered to `export`, whole classes of a file. Formats for people (box, table,
+/// markdown, line) build text, which the shell may page; the others stream to the sink.
+protocol ResultFormat: Sendable {
+    /// The name `--format` and `.mode` take.
+    var name: String { get }
+    var uses: FormatUses { get }
+    /// Objects of one class, as a query returned them.
+    func write(_ results: QueryResults, to output: ResultOutput) throws
+    /// `export`: every object of `classes` (all of the file's when `selected` is false).
+    func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws
+    /// `export` of this format takes exactly one class (`--class`).
+    var exportsOneClass: Bool { get }
+}
+
+extension ResultFormat {
+    var exportsOneClass: Bool { false }
+
+    func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws {
+        throw ShellError("\(name) is not an export format", code: .usage, usageOf: "export")
+    }
+}
+
+/// Where a format is offered.
+struct FormatUses: OptionSet, Sendable {
+    let rawValue: Int
+    static let query = FormatUses(rawValue: 1)
+    static let shell = FormatUses(rawValue: 2)
+    static let export = FormatUses(rawValue: 4)
+}
+
+/// Every result format. Adding one: a file in Output/Formats/ with its type, and an instance
+/// in this list (its position orders the names in help and messages).
+enum ResultFormats {
+    static let all: [any ResultFormat] = [
+        BoxFormat(), TableFormat(), MarkdownFormat(), CSVFormat(), JSONFormat(), JSONLinesFormat(), LineFormat(), CountFormat(),
+    ]
+
+    static func names(for use: FormatUses) -> [String] { all.filter { $0.uses.contains(use) }.map(\.name) }
+
+    static func named(_ name: String, for use: FormatUses? = nil) -> (any ResultFormat)? {
+        all.first { $0.name == name && (use.map($0.uses.contains) ?? true) }
+    }
+
+    /// The `--format` option of a command offering the formats of `use`.
+    static func option(for use: FormatUses, help: String) -> Option<any ResultFormat> {
+        Option<any ResultFormat>("format", value: "format", help: help, choices: names(for: use)) { (name: String) throws(ShellError) -> any ResultFormat in
+            guard let format = named(name, for: use) else { throw ShellError("unknown format '\(name)'", code: .usage) }
+            return format
+        }
+    }
+}
+
+/// A query's results: objects of one class at `rows` (positions in table order), in order.
+struct QueryResults {
+    let file: RealmFile
+    let objectClass: ObjectClass
+    let rows: [Int]
+
+    /// The keys and values of the objects at `rows` (each position read once), in order.
+    func objects(_ rows: [Int]) throws -> [(key: Int64, values: [Value])] {
+        guard !rows.isEmpty else { return [] }
+        var found = [Int: (key: Int64, values: [Value])]()
+        try file.forEachObject(of: objectClass, atPositions: Array(Set(rows)).sorted()) { position, key, values in
+            found[position] = (key, Array(values))
+        }
+        return rows.compactMap { found[$0] }
+    }
+
+    func objects() throws -> [(key: Int64, values: [Value])] { try objects(rows) }
+}
+
+/// How results are laid out where they are shown (`ResultPresenter.options`).
+struct ResultOptions {
+    /// Rows shown by the formats for people when neither `--limit` nor `.maxrows` says.
+    static let defaultMaxRows = 40
+
+    /// Column headers (box, table, markdown, csv): the shell's `.headers`.
+    var headers = true
+    /// Values as people read them (links as `→ Person(Ada)`, the shell's `.nullvalue`).
+    var values: ValueText
+    /// Objects shown by the formats for people (0: all); the footer counts them all.
+    var maxRows: Int
+    /// Columns available; nil: no limit (output that is not a terminal).
+    var width: Int?
+    var style: TextStyle
+}
+
+/// Where a format writes: data to the sink, text for people through `emit` (the shell pages
+/// it).
+struct ResultOutput {
+    let sink: ByteSink
+    let options: ResultOptions
+    let emit: (String) -> Void
+}
+
+/// Where an export writes: the sink, and the output file when there is one (`-o`).
+struct ExportOutput {
+    let sink: ByteSink
+    let file: OutputFile?
+}
+
+/// How results are shown where a command runs (`CommandHost`): the format when none is
+/// chosen, the layout, and where text for people goes.
+protocol ResultPresenter {
+    func defaultFormat(_ io: ShellIO) -> any ResultFormat
+    /// `limit`: `query --limit`, which bounds the rows shown too.
+    func options(for file: RealmFile, limit: Int?, io: ShellIO) -> ResultOptions
+    func emit(_ text: String, io: ShellIO)
+}
+
+extension ResultPresenter {
+    /// Writes `results` in `format` (this presenter's default when nil) to `io`.
+    func present(_ results: QueryResults, format: (any ResultFormat)?, limit: Int?, io: ShellIO) throws {
+        let output = ResultOutput(sink: io.stdout, options: options(for: results.file, limit: limit, io: io)) { text in
+            self.emit(text, io: io)
+        }
+        try (format ?? defaultFormat(io)).write(results, to: output)
+    }
+}
+
+/// Text styling for a terminal with colour (identity otherwise).
+struct TextStyle {
+    let color: Bool
+    func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+}

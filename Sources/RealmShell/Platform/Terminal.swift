@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RealmFormat
+
+/// The terminal half of the platform layer (the storage half is RealmFormat's `Platform`):
+/// what the shell asks of terminals — is this one, how large is it, waiting for a key — and
+/// the pseudo-terminals the tests drive it through.
+extension Platform {
+    /// Whether `fd` is a terminal (colour, tables and prompts only then).
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Columns of the terminal on `fd`, if it is one.
+    public static func terminalColumns(_ fd: Int32) -> Int? {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+
+    /// Rows of the terminal on `fd`, if it is one.
+    public static func terminalRows(_ fd: Int32) -> Int? {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return nil
+    }
+
+    public static func setTerminalSize(_ fd: Int32, rows: Int, columns: Int) {
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
+    }
+
+    public enum InputWait: Sendable { case ready, interrupted, closed, timedOut }
+
+    /// Waits until `fd` can be read (or a signal arrives, or `milliseconds` pass; -1: forever).
+    /// A signal ends the wait (`.interrupted`) rather than being retried: that is how Ctrl-C
+    /// reaches the line reader.
+    public static func waitForInput(_ fd: Int32, milliseconds: Int32 = -1) -> InputWait {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let n = poll(&p, 1, milliseconds)
+        if n < 0 { return errno == EINTR ? .interrupted : .closed }
+        if n == 0 { return .timedOut }
+        if p.revents & Int16(POLLIN) != 0 { return .ready }
+        return .closed
+    }
+
+    /// Up to `count` bytes from `fd`; nil at end of input or on an error.
+    public static func readSome(_ fd: Int32, count: Int = 1 << 16) -> [UInt8]? {
+        guard let bytes = try? FileDescriptor(rawValue: fd, path: "input").read(upTo: count), !bytes.isEmpty else { return nil }
+        return bytes
+    }
+
+    /// Writes all of `text` to `fd` (the terminal, a pager's pipe); false when it failed.
+    @discardableResult
+    public static func write(_ text: String, to fd: Int32) -> Bool {
+        (try? FileDescriptor(rawValue: fd, path: "output").write(Array(text.utf8))) != nil
+    }
+
+    /// A new pseudo-terminal: the controlling side's descriptor and the path of the terminal
+    /// side. (Linux: /dev/ptmx, unlocked with TIOCSPTLCK, numbered by TIOCGPTN; these ioctls
+    /// and posix_openpt are not visible through the Glibc module.)
+    public static func openPseudoTerminal() -> (controller: Int32, terminalPath: String)? {
+        guard let ptmx = try? FileDescriptor.open("/dev/ptmx", .readWrite, options: .noControllingTerminal) else { return nil }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(ptmx.rawValue, UInt(0x4004_5431), &unlock) == 0,      // TIOCSPTLCK
+              ioctl(ptmx.rawValue, UInt(0x8004_5430), &number) == 0 else { // TIOCGPTN
+            ptmx.closeQuietly()
+            return nil
+        }
+        return (ptmx.rawValue, "/dev/pts/\(number)")
+    }
+}
