@@ -27,7 +27,7 @@ public enum DecimalMath {
     public static func from(_ f: Float) -> Decimal128 { from(Double(f), significant: 7) }
 
     static func from(_ d: Double, significant: Int) -> Decimal128 {
-        if d.isNaN { return nan }
+        if d.isNaN { return Decimal128(kind: .nan, negative: d.sign == .minus, coefficient: 0, exponent: 0) }   // the sign kept, as BID conversion keeps it
         if d.isInfinite { return infinity(negative: d < 0) }
         if d == 0 { return Decimal128(negative: d.sign == .minus, coefficient: 0, exponent: 0) }
         let (negative, digits34, exp10) = decimalDigits(d, significant: maxDigits)
