@@ -15,6 +15,12 @@ public struct CommandContext {
     let output: OutputTarget?
     /// How query results are shown here: the command line's defaults or the shell's settings.
     let results: any ResultPresenter
+
+    /// The output of a command whose effect requires one (the pipeline resolved it).
+    func requiredOutput() throws(ShellError) -> OutputTarget {
+        guard let output else { throw ShellError("no output was resolved for a command that requires one", code: .software) }
+        return output
+    }
 }
 
 /// Every subcommand, in the order `realmsh help` lists them. Adding a subcommand: one file in

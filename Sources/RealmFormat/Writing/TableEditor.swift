@@ -1,9 +1,11 @@
 /// Changes one table inside a write transaction, touching only what the changes reach
 /// (realm-format.md §8, §12, §13.10): the cluster leaves of changed objects, and in them only
 /// the changed columns; the search indexes of changed indexed columns, entry by entry. At
-/// `finish()` changed leaves are encoded again, the inner cluster nodes are rebuilt over the
-/// leaves (a few hundred small arrays for a million objects), and every replaced committed
-/// node is released. Untouched leaves and columns keep their refs: an update of one property
+/// `finish()` changed leaves are encoded again; when the leaves are the committed ones under
+/// the same key offsets (updates, deletes that neither empty nor merge a leaf) the committed
+/// inner cluster nodes are kept with new child refs and object counts, as realm-core changes
+/// its tree in place (§8.2), otherwise they are built anew over the leaves; every replaced
+/// committed node is released. Untouched leaves and columns keep their refs: an update of one property
 /// of a few objects writes a few column arrays, not the table.
 ///
 /// Object-level rules (links, backlinks, embedded objects) belong to the caller; this type

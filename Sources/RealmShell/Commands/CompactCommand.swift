@@ -61,7 +61,7 @@ struct CompactCommand: Command {
 
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
         let io = context.io
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         let inputKey = try key.resolve(io)
         let outputKey = decrypt ? nil : try newKeyFile.map { p throws(ShellError) in try readKey(p) } ?? inputKey
         // In place, the pipeline holds the session lock from here until the rename (§15.3).

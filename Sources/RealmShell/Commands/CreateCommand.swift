@@ -46,7 +46,7 @@ struct CreateCommand: Command {
         } catch {
             throw WriteSupport.failure(error, path: schemaPath)
         }
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         try output.write(bytes)
         context.io.printError("\(output.path): created, \(bytes.count) bytes")
         return .success

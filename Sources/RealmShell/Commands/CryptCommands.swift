@@ -28,7 +28,7 @@ struct EncryptCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         try output.write(bytes)
         context.io.printError("\(output.path): encrypted, \(bytes.count) bytes")
         return .success
@@ -61,7 +61,7 @@ struct DecryptCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         try output.write(bytes, mode: 0o600)
         context.io.printError("\(output.path): decrypted, \(bytes.count) bytes")
         return .success
@@ -98,7 +98,7 @@ struct RekeyCommand: Command {
         } catch {
             throw ShellError.reading(path, error)
         }
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         try output.write(bytes)
         context.io.printError("\(output.path): encrypted with the new key, \(bytes.count) bytes")
         return .success
@@ -119,7 +119,7 @@ struct KeygenCommand: Command {
     init(_ arguments: ParsedArguments) throws(ShellError) {}
 
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         guard let key = EncryptedFile.generateKey() else { throw ShellError("no random bytes from libcrypto", code: .ioError) }
         let hex = key.bytes.map { b -> String in
             let s = String(b, radix: 16)

@@ -40,6 +40,9 @@ struct ExportCommand: Command {
         if format.exportsOneClass && classNames.count != 1 {
             throw ShellError("--format \(format.name) exports exactly one class: add --class NAME", code: .usage, usageOf: "export")
         }
+        if format.exportsToFileOnly && arguments[Self.output] == nil {
+            throw ShellError("--format \(format.name) writes a file: add -o OUT", code: .usage, usageOf: "export")
+        }
     }
 
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {

@@ -94,7 +94,7 @@ struct MigrateCommand: Command {
         } catch {
             throw ShellError.from(error, path: path)
         }
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         try output.write(bytes)
         let from = result.fromVersion.map(String.init) ?? "none"
         io.printError("\(output.path): schema version \(from) → \(result.toVersion.map(String.init) ?? from), \(bytes.count) bytes")

@@ -36,7 +36,7 @@ struct UpgradeCommand: Command {
         } catch {
             throw WriteSupport.failure(error, path: path)
         }
-        guard let output = context.output else { return .usage }
+        let output = try context.requiredOutput()
         try output.write(bytes)
         context.io.printError("\(output.path): format \(from) → 24, \(bytes.count) bytes")
         return .success

@@ -79,8 +79,7 @@ struct WritePlan {
             guard let path = named ?? (declared.whenAbsent == .replacesFile ? file : nil) else {
                 if declared.whenAbsent == .required, case let .option(option) = declared.source {
                     let o = option.descriptor
-                    throw ShellError("missing \(o.short.map { "-\($0)" } ?? "--" + o.long) \(o.valueName?.uppercased() ?? "")"
-                                     + (spec.file == nil ? "" : " (\(spec.file!.name) itself is never changed)"),
+                    throw ShellError("missing \(o.short.map { "-\($0)" } ?? "--" + o.long) \(o.valueName?.uppercased() ?? "")",
                                      code: .usage, usageOf: spec.name)
                 }
                 (changesFile, output, lockPath) = (false, nil, nil)

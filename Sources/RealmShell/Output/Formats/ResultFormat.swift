@@ -18,10 +18,14 @@ protocol ResultFormat: Sendable {
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws
     /// `export` of this format takes exactly one class (`--class`).
     var exportsOneClass: Bool { get }
+    /// `export` of this format needs an output file (`-o`), not standard output; it writes the
+    /// file at `ExportOutput.file`'s temporary path, which the command commits.
+    var exportsToFileOnly: Bool { get }
 }
 
 extension ResultFormat {
     var exportsOneClass: Bool { false }
+    var exportsToFileOnly: Bool { false }
 
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws {
         throw ShellError("\(name) is not an export format", code: .usage, usageOf: "export")
