@@ -52,7 +52,7 @@ final class ValueOrderTests: XCTestCase {
         (.int(twoTo53 + 1), .double(Double(twoTo53)), 1, "2^53 + 1 is not rounded to 2^53"),
         (.int(twoTo53 + 1), .double(Double(twoTo53 + 2)), -1, "2^53 + 2 is a double"),
         (.int(-twoTo53 - 1), .double(-Double(twoTo53)), -1, "negative side"),
-        (.float(16_777_217), .int(16_777_217), -1, "a float rounds 2^24 + 1 down to 2^24"),
+        (.float(16_777_216), .int(16_777_217), -1, "2^24 + 1 has no float: the int is above 2^24"),
         // ints near 2^63
         (.int(Int64.max), .double(9_223_372_036_854_775_808.0), -1, "2^63 is beyond every int (the old order said 0)"),
         (.int(Int64.max), .double(9_223_372_036_854_774_784.0), 1, "the largest double below 2^63 is an int"),

@@ -238,9 +238,10 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 }
 
-/// Runs a system call again while a signal interrupts it (EINTR): the one retry loop.
+/// Runs a system call again while a signal interrupts it (EINTR): the one retry loop of the
+/// platform layer (both halves).
 @inline(__always)
-func retryingInterrupts<T: BinaryInteger>(_ call: () -> T) -> T {
+public func retryingInterrupts<T: BinaryInteger>(_ call: () -> T) -> T {
     while true {
         let result = call()
         if result >= 0 || errno != EINTR { return result }

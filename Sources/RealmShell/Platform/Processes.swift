@@ -72,12 +72,8 @@ extension Platform {
     /// and `block` is false. EINTR is retried.
     public static func waitForExit(_ pid: Int32, block: Bool = true) -> Int32? {
         var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, block ? 0 : WNOHANG)
-            if r < 0 && errno == EINTR { continue }
-            if r <= 0 { return r == 0 ? nil : -1 }
-            break
-        }
+        let r = retryingInterrupts { waitpid(pid, &status, block ? 0 : WNOHANG) }
+        if r <= 0 { return r == 0 ? nil : -1 }
         if status & 0x7f == 0 { return (status >> 8) & 0xff }  // WIFEXITED / WEXITSTATUS
         return 128 + (status & 0x7f)                            // WTERMSIG
     }
