@@ -9,7 +9,9 @@ public enum DateText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func append(_ t: Timestamp, to out: inout [UInt8]) {
+    /// `fullFraction`: always `.fffffffff` (nine digits, also for whole seconds), so that texts
+    /// of years 0000–9999 sort as the timestamps do (the SQLite export's date columns).
+    public static func append(_ t: Timestamp, to out: inout [UInt8], fullFraction: Bool = false) {
         // Seconds and nanoseconds share a sign (§9.7), but a damaged file may hold any pair and
         // seconds near Int64.min: take their sum in nanoseconds in 128 bits and split it with
         // floor division, so nothing overflows and the fraction is never negative.
@@ -32,7 +34,10 @@ public enum DateText {
         out.append(UInt8(ascii: "T")); pad(secondOfDay / 3600, 2, &out)
         out.append(UInt8(ascii: ":")); pad(secondOfDay / 60 % 60, 2, &out)
         out.append(UInt8(ascii: ":")); pad(secondOfDay % 60, 2, &out)
-        if nanos != 0 {
+        if fullFraction {
+            out.append(UInt8(ascii: "."))
+            pad(nanos, 9, &out)
+        } else if nanos != 0 {
             out.append(UInt8(ascii: "."))
             var digits = 9
             while nanos % 10 == 0 {
