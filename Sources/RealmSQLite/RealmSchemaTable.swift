@@ -9,9 +9,10 @@ import RealmObjects
 /// - `class`: one per exported class — `property` its primary key, `embedded`, `sql_table` its
 ///   table (NULL for embedded classes, which live in their owners' tables), `sql_column` the
 ///   column links reference;
-/// - `property`: one per property per table the class's objects are in — type, optional,
-///   primary key, indexed, collection, link target, whether the target is embedded, and the
-///   table and column(s) that hold it (a collection or embedded property: its own table);
+/// - `property`: one per property per table the class's objects are in (`parent_table`) — type,
+///   optional, primary key, indexed, collection, link target, whether the target is embedded,
+///   and the table and column(s) that hold its values (`sql_table`: the object's own table, or
+///   for a collection or embedded property the table of its own);
 /// - `backlink`: one per hidden backlink column (a linkingObjects property can be declared on
 ///   it): the class linked to, and `origin_class`.`origin_property` that links there;
 /// - `table`: one per SQL table — `type` (`class`, `embedded`, `list`, `set`, `dictionary`),
@@ -45,29 +46,16 @@ enum RealmSchemaTable {
                          "embedded": bool(c.isEmbedded), "sql_table": optionalText(table?.name),
                          "sql_column": optionalText(table?.keyColumn)])
         }
+        var tabled = Set<Int>()
         for table in mapping.tables {
             guard let c = table.objectClass else { continue }
-            for (i, p) in c.properties.enumerated() {
-                let target = p.column.targetTable.flatMap { file.objectClass(for: $0) }
-                var row: Row = ["kind": text("property"), "class": text(c.name), "property": text(p.name), "type": text(p.type),
-                                "optional": bool(p.isOptional), "primary_key": bool(p.isPrimaryKey), "indexed": bool(p.isIndexed),
-                                "collection": optionalText(p.collection?.rawValue), "link_target": optionalText(p.objectType),
-                                "embedded": bool(target?.isEmbedded == true), "sql_table": text(table.name)]
-                if let columns = table.propertyColumns[i] {
-                    row["sql_column"] = text(columns.value)
-                    row["sql_type_column"] = optionalText(columns.tag)
-                } else if let child = table.children.first(where: { $0.property == i })?.table {
-                    row["sql_table"] = text(child.name)
-                    if case .collection = child.role {
-                        row["sql_column"] = text("value")
-                        if p.type == "mixed" || p.type == "typedLink" { row["sql_type_column"] = text("value_type") }
-                    }
-                }
-                rows.append(row)
-            }
+            tabled.insert(c.table.position)
+            rows += propertyRows(c, table, file)
         }
+        for c in mapping.classes where !tabled.contains(c.table.position) { rows += propertyRows(c, nil, file) }
         for c in mapping.classes {
             for b in c.backlinks {
+
                 rows.append(["kind": text("backlink"), "class": text(c.name), "origin_class": optionalText(b.originClass),
                              "origin_property": optionalText(b.originProperty)])
             }
@@ -93,6 +81,30 @@ enum RealmSchemaTable {
             rows.append(row)
         }
         return rows
+    }
+
+    /// A class's properties as `table` holds them (nil: the class has no table).
+    private static func propertyRows(_ c: ObjectClass, _ table: TableMapping?, _ file: RealmFile) -> [Row] {
+        c.properties.enumerated().map { i, p in
+            let target = p.column.targetTable.flatMap { file.objectClass(for: $0) }
+            var row: Row = ["kind": text("property"), "class": text(c.name), "property": text(p.name), "type": text(p.type),
+                            "optional": bool(p.isOptional), "primary_key": bool(p.isPrimaryKey), "indexed": bool(p.isIndexed),
+                            "collection": optionalText(p.collection?.rawValue), "link_target": optionalText(p.objectType),
+                            "embedded": bool(target?.isEmbedded == true),
+                            "sql_table": optionalText(table?.name), "parent_table": optionalText(table?.name)]
+            guard let table else { return row }
+            if let columns = table.propertyColumns[i] {
+                row["sql_column"] = text(columns.value)
+                row["sql_type_column"] = optionalText(columns.tag)
+            } else if let child = table.children.first(where: { $0.property == i })?.table {
+                row["sql_table"] = text(child.name)
+                if case .collection = child.role {
+                    row["sql_column"] = text("value")
+                    if p.type == "mixed" || p.type == "typedLink" { row["sql_type_column"] = text("value_type") }
+                }
+            }
+            return row
+        }
     }
 
     private static func text(_ s: String) -> SQLiteValue { .text(Array(s.utf8)) }

@@ -86,7 +86,7 @@ public final class SQLiteConnection {
 }
 
 /// A value as SQLite stores it (its five storage classes).
-public enum SQLiteValue: Sendable, Equatable {
+public enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -167,6 +167,10 @@ public final class SQLiteStatement {
     /// Runs a statement that returns no rows (an INSERT with its parameters bound).
     public func run() throws(SQLiteError) {
         _ = try step()
+    }
+
+    public func columnName(at column: Int32) -> String {
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
     }
 
     public func value(at column: Int32) -> SQLiteValue {

@@ -143,7 +143,10 @@ struct SchemaMapping {
             tables.append(table)
             try addColumns(table, file: file, embeddedPath: [], embeddedSeen: &embeddedSeen)
         }
-        let embedded = embeddedSeen.values.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        // A whole export lists every class, also an embedded one no property reaches (it has
+        // no table, only its `_realm_schema` rows).
+        let embedded = selected == nil ? file.classes.filter(\.isEmbedded)
+            : embeddedSeen.values.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
         classes = topLevel + embedded
     }
 

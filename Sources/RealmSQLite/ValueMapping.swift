@@ -7,7 +7,7 @@ import RealmObjects
 /// |---|---|---|
 /// | int | INTEGER | the integer |
 /// | bool | BOOLEAN (numeric affinity) | 0 / 1 |
-/// | float, double | REAL | the number; ±inf as REAL ±Inf; NaN as TEXT `NaN` and −0.0 as TEXT `-0.0`, the two values SQLite's REAL cannot hold (a bound NaN becomes NULL; a REAL column stores −0.0 as the integer 0) |
+/// | float, double | REAL | the number, ±inf as REAL ±Inf; NaN, which SQLite cannot hold as a REAL (a bound NaN becomes NULL), as the TEXT `NaN`. A REAL column stores −0.0 as the integer 0, so it reads back as 0.0 (equal to it, in Realm's comparisons too); a Mixed column keeps −0.0 |
 /// | string | TEXT | the bytes as stored (also invalid UTF-8) |
 /// | data | BLOB | the bytes (an empty blob, never NULL) |
 /// | date | TEXT | `YYYY-MM-DDTHH:MM:SS.fffffffffZ`, UTC, always nine fraction digits, so the texts sort as the dates do |
@@ -59,7 +59,6 @@ enum ValueMapping {
     }
 
     static let nanText = Array("NaN".utf8)
-    static let negativeZeroText = Array("-0.0".utf8)
 }
 
 /// Binds scalar Realm values to statement parameters as `ValueMapping` says, formatting dates
@@ -100,13 +99,7 @@ struct ValueBinder {
     }
 
     private func bindDouble(_ d: Double, _ statement: SQLiteStatement, _ index: Int32) {
-        if d.isNaN {
-            statement.bindText(index, ValueMapping.nanText)
-        } else if d == 0 && d.sign == .minus {
-            statement.bindText(index, ValueMapping.negativeZeroText)
-        } else {
-            statement.bind(index, d)
-        }
+        if d.isNaN { statement.bindText(index, ValueMapping.nanText) } else { statement.bind(index, d) }
     }
 
     private mutating func appendHex(_ bytes: [UInt8], dashes: [Int]) {
