@@ -230,7 +230,9 @@ struct SchemaMapping {
                 table.columns.append(ColumnMapping(name: tag, definition: "TEXT", source: .propertyTag(i), storage: .scalar))
             }
             table.propertyColumns[i] = (name, tagNames[i])
-            if p.isIndexed && !p.isPrimaryKey {
+            // Indexed properties, and links: a backlink query and an ON DELETE action look rows
+            // up by the link column.
+            if (p.isIndexed && !p.isPrimaryKey) || storage.isLink {
                 table.indexes.append((names.allocate(table.name + "_" + name + "_index"), name))
             }
         }
@@ -263,7 +265,7 @@ struct SchemaMapping {
 
     /// `parent, position | key, value [, value_type]` of a collection table. No property can
     /// collide with these names: the table holds nothing else.
-    private func addCollectionColumns(_ table: TableMapping, _ p: Property, _ linkTarget: ObjectClass?) {
+    private mutating func addCollectionColumns(_ table: TableMapping, _ p: Property, _ linkTarget: ObjectClass?) {
         guard let owner = table.owner, case let .collection(kind) = table.role else { return }
         table.columns.append(ColumnMapping(name: "parent", definition: ownerReference(owner), source: .parent, storage: .scalar))
         if kind == .dictionary {
@@ -281,6 +283,7 @@ struct SchemaMapping {
                 ? linkColumn(linkTarget, notNull: false, onDelete: "SET NULL")
                 : linkColumn(linkTarget, notNull: true, onDelete: "CASCADE")
             table.columns.append(ColumnMapping(name: "value", definition: definition, source: .element, storage: storage))
+            if storage.isLink { table.indexes.append((names.allocate(table.name + "_value_index"), "value")) }
         } else if p.type == "mixed" || p.type == "typedLink" {
             table.columns.append(ColumnMapping(name: "value", definition: "", source: .element, storage: .mixed))
             table.columns.append(ColumnMapping(name: "value_type", definition: "TEXT", source: .elementTag, storage: .scalar))
@@ -314,4 +317,8 @@ struct SchemaMapping {
         // Spec key type 0 is int (§7.5); SDKs only ever write string keys.
         p?.column.dictionaryKeyType == 0 ? "INTEGER" : "TEXT"
     }
+}
+
+extension Storage {
+    var isLink: Bool { if case .link = self { return true } else { return false } }
 }
