@@ -10,13 +10,47 @@ final class RowWriter {
         case key(Value)
     }
 
-    private let mapping: SchemaMapping
+    /// How a value is bound (`Storage`, with link targets as indexes into `targets`).
+    enum Binding {
+        case scalar
+        case link(target: Int)
+        case objKeyLink
+        case mixed
+    }
+
+    /// One parameter of a table's INSERT, compiled from its `ColumnMapping`. No strings and no
+    /// class references: the row loop runs these for every object.
+    enum BindStep {
+        case objectKey, parent, position, dictionaryKey
+        /// Property `i` of the object, or the collection element when `i` is nil.
+        case value(Int?, Binding)
+        case tag(Int?)
+    }
+
+    /// A table's statement, its compiled parameters, and the writers of the tables it owns.
+    final class TableWriter {
+        let table: TableMapping
+        let statement: SQLiteStatement
+        let steps: [BindStep]
+        var children: [(property: Int, writer: TableWriter)] = []
+        /// Collection tables: the element is a link (tombstones and dangling links are left out).
+        let elementLinkTarget: Int?
+
+        init(table: TableMapping, statement: SQLiteStatement, steps: [BindStep], elementLinkTarget: Int?) {
+            self.table = table
+            self.statement = statement
+            self.steps = steps
+            self.elementLinkTarget = elementLinkTarget
+        }
+    }
+
     private let resolver: IdentityResolver
     private let json: ObjectJSON
     private var binder = ValueBinder()
-    /// Indexed like `mapping.tables`.
-    private var statements: [SQLiteStatement] = []
-    private var tableIndex: [ObjectIdentifier: Int] = [:]
+    private var targets: [(objectClass: ObjectClass, keyIsObjKey: Bool)] = []
+    private var targetIndex: [Int: Int] = [:]
+    /// Writers of the class tables, in `mapping.classTables` order.
+    private(set) var classWriters: [TableWriter] = []
     /// `object:<Class>` tags of Mixed links, per target table position.
     private var linkTags: [Int: [UInt8]] = [:]
     private(set) var embeddedRows = 0
@@ -24,88 +58,115 @@ final class RowWriter {
     private(set) var danglingLinks = 0
 
     init(file: RealmFile, mapping: SchemaMapping, db: SQLiteConnection) throws(SQLiteExportError) {
-        self.mapping = mapping
         json = ObjectJSON(file: file)
         resolver = json.resolver
-        for (i, table) in mapping.tables.enumerated() {
-            do { statements.append(try db.prepare(table.insertStatement)) } catch {
-                throw .database(error, context: "preparing the insert into \(table.name)")
-            }
-            tableIndex[ObjectIdentifier(table)] = i
+        for table in mapping.classTables { classWriters.append(try writer(for: table, db)) }
+    }
+
+    private func writer(for table: TableMapping, _ db: SQLiteConnection) throws(SQLiteExportError) -> TableWriter {
+        let statement: SQLiteStatement
+        do { statement = try db.prepare(table.insertStatement) } catch {
+            throw .database(error, context: "preparing the insert into \(table.name)")
         }
+        var elementLinkTarget: Int?
+        let steps = table.columns.map { column -> BindStep in
+            let binding: Binding
+            switch column.storage {
+            case .scalar: binding = .scalar
+            case let .link(target, keyIsObjKey): binding = .link(target: targetNumber(target, keyIsObjKey))
+            case .objKeyLink: binding = .objKeyLink
+            case .mixed: binding = .mixed
+            }
+            switch column.source {
+            case .objectKey: return .objectKey
+            case .parent: return .parent
+            case .position: return .position
+            case .dictionaryKey: return .dictionaryKey
+            case let .property(i): return .value(i, binding)
+            case let .propertyTag(i): return .tag(i)
+            case .element:
+                if case let .link(t) = binding { elementLinkTarget = t }
+                return .value(nil, binding)
+            case .elementTag: return .tag(nil)
+            }
+        }
+        let w = TableWriter(table: table, statement: statement, steps: steps, elementLinkTarget: elementLinkTarget)
+        for (property, child) in table.children { w.children.append((property, try writer(for: child, db))) }
+        return w
+    }
+
+    private func targetNumber(_ c: ObjectClass, _ keyIsObjKey: Bool) -> Int {
+        if let i = targetIndex[c.table.position] { return i }
+        targets.append((c, keyIsObjKey))
+        targetIndex[c.table.position] = targets.count - 1
+        return targets.count - 1
     }
 
     /// Finalizes the statements (before the connection closes).
-    func finish() { statements = [] }
-
-    private func statement(_ table: TableMapping) -> SQLiteStatement { statements[tableIndex[ObjectIdentifier(table)]!] }
+    func finish() { classWriters = [] }
 
     /// One object (or embedded object) row, then the rows of its collections and embedded objects.
-    func writeObject<Row: RandomAccessCollection<Value>>(_ table: TableMapping, key: Int64, values: Row,
+    func writeObject<Row: RandomAccessCollection<Value>>(_ w: TableWriter, key: Int64, values: Row,
                                                          parent: Value?, slot: Slot) throws where Row.Index == Int {
-        let s = statement(table)
+        let s = w.statement
         var index: Int32 = 1
-        for column in table.columns {
-            switch column.source {
+        let base = values.startIndex
+        for step in w.steps {
+            switch step {
             case .objectKey: s.bind(index, key)
             case .parent: binder.bind(parent ?? .null, to: s, at: index)
             case .position:
                 if case let .position(p) = slot { s.bind(index, Int64(p)) } else { s.bindNull(index) }
             case .dictionaryKey:
                 if case let .key(k) = slot { binder.bind(k, to: s, at: index) } else { s.bindNull(index) }
-            case let .property(i): try bind(values[values.startIndex + i], column.storage, s, index)
-            case let .propertyTag(i): try bindTag(values[values.startIndex + i], s, index)
-            case .element, .elementTag: s.bindNull(index)
+            case let .value(i?, .scalar): binder.bind(values[base + i], to: s, at: index)
+            case let .value(i?, binding): try bind(values[base + i], binding, s, index)
+            case let .tag(i?): try bindTag(values[base + i], s, index)
+            case .value(nil, _), .tag(nil): s.bindNull(index)
             }
             index += 1
         }
-        do { try s.run() } catch { throw SQLiteExportError.database(error, context: rowContext(table, key: key)) }
-        guard !table.children.isEmpty else { return }
-        let ownKey = table.keyProperty.map { values[values.startIndex + $0] } ?? .int(key)
-        for (i, child) in table.children {
-            try writeChildren(child, of: values[values.startIndex + i], ownerKey: ownKey, ownerTable: table, objectKey: key)
+        do { try s.run() } catch { throw SQLiteExportError.database(error, context: rowContext(w.table, key: key)) }
+        guard !w.children.isEmpty else { return }
+        let ownKey = w.table.keyProperty.map { values[base + $0] } ?? .int(key)
+        for (i, child) in w.children {
+            try writeChildren(child, of: values[base + i], ownerKey: ownKey, owner: w, objectKey: key)
         }
     }
 
-    private func writeChildren(_ table: TableMapping, of value: Value, ownerKey: Value, ownerTable: TableMapping, objectKey: Int64) throws {
-        switch table.role {
+    private func writeChildren(_ w: TableWriter, of value: Value, ownerKey: Value, owner: TableWriter, objectKey: Int64) throws {
+        switch w.table.role {
         case .objects:
             return
         case .collection:
-            let s = statement(table)
-            let valueColumn = table.columns.first { if case .element = $0.source { return true } else { return false } }!
-            let isLink: Bool
-            if case .link = valueColumn.storage { isLink = true } else { isLink = false }
             func row(_ slot: Slot, _ element: Value) throws {
+                let s = w.statement
                 var index: Int32 = 1
-                for column in table.columns {
-                    switch column.source {
+                for step in w.steps {
+                    switch step {
                     case .parent: binder.bind(ownerKey, to: s, at: index)
                     case .position: if case let .position(p) = slot { s.bind(index, Int64(p)) }
                     case .dictionaryKey: if case let .key(k) = slot { binder.bind(k, to: s, at: index) }
-                    case .element: try bind(element, column.storage, s, index)
-                    case .elementTag: try bindTag(element, s, index)
+                    case let .value(nil, binding): try bind(element, binding, s, index)
+                    case .tag(nil): try bindTag(element, s, index)
                     default: s.bindNull(index)
                     }
                     index += 1
                 }
-                do { try s.run() } catch { throw SQLiteExportError.database(error, context: rowContext(ownerTable, key: objectKey) + ", \(table.name)") }
+                do { try s.run() } catch {
+                    throw SQLiteExportError.database(error, context: rowContext(owner.table, key: objectKey) + ", table \(w.table.name)")
+                }
                 collectionRows += 1
             }
             switch value {
             case let .list(elements):
                 var position = 0
                 for e in elements {
-                    if isLink {
+                    if let t = w.elementLinkTarget {
                         // Unresolved links (tombstones) are hidden from SDK users (§10.1); a
                         // link to a missing object cannot be a list element of the database.
-                        let k: Int64
-                        switch e {
-                        case let .link(key), let .typedLink(_, key): k = key
-                        default: k = -1
-                        }
-                        guard k >= 0 else { continue }
-                        if case .missing = try linkIdentity(valueColumn.storage, k) {
+                        guard let k = linkKey(e), k >= 0 else { continue }
+                        if case .missing = try resolver.identity(in: targets[t].objectClass, key: k) {
                             danglingLinks += 1
                             continue
                         }
@@ -119,29 +180,21 @@ final class RowWriter {
                 return
             }
         case let .embedded(kind):
-            guard let c = table.objectClass else { return }
+            guard let c = w.table.objectClass else { return }
             /// false: nothing was written (no object, or a link to a missing one).
             @discardableResult func embedded(_ element: Value, _ slot: Slot) throws -> Bool {
-                // Dictionaries hold their links as typed links (their values are Mixed).
-                let key: Int64
-                switch element {
-                case let .link(k), let .typedLink(_, k): key = k
-                default: key = -1
-                }
-                guard key >= 0 else {
+                guard let key = linkKey(element), key >= 0 else {
                     // A dictionary entry holding null: a row without an object.
-                    if case .key = slot { try nullEntry(table, ownerKey: ownerKey, slot: slot) }
+                    if case .key = slot { try nullEntry(w, ownerKey: ownerKey, slot: slot) }
                     return false
                 }
-                switch try resolver.identity(in: c, key: key) {
-                case let .embedded(_, row):
-                    embeddedRows += 1
-                    try writeObject(table, key: key, values: row, parent: ownerKey, slot: slot)
-                    return true
-                default:
+                guard case let .embedded(_, row) = try resolver.identity(in: c, key: key) else {
                     danglingLinks += 1
                     return false
                 }
+                embeddedRows += 1
+                try writeObject(w, key: key, values: row, parent: ownerKey, slot: slot)
+                return true
             }
             switch (kind, value) {
             case (nil, _): try embedded(value, .none)
@@ -156,41 +209,38 @@ final class RowWriter {
         }
     }
 
+    /// The ObjKey of a link; dictionaries hold theirs as typed links (their values are Mixed).
+    private func linkKey(_ value: Value) -> Int64? {
+        switch value {
+        case let .link(k), let .typedLink(_, k): return k
+        default: return nil
+        }
+    }
+
     /// The row of a dictionary entry that maps its key to null: owner and key, nothing else.
-    private func nullEntry(_ table: TableMapping, ownerKey: Value, slot: Slot) throws {
-        let s = statement(table)
+    private func nullEntry(_ w: TableWriter, ownerKey: Value, slot: Slot) throws {
+        let s = w.statement
         var index: Int32 = 1
-        for column in table.columns {
-            switch column.source {
+        for step in w.steps {
+            switch step {
             case .parent: binder.bind(ownerKey, to: s, at: index)
             case .dictionaryKey: if case let .key(k) = slot { binder.bind(k, to: s, at: index) }
             default: s.bindNull(index)
             }
             index += 1
         }
-        do { try s.run() } catch { throw SQLiteExportError.database(error, context: table.name) }
-    }
-
-    private func linkIdentity(_ storage: Storage, _ key: Int64) throws -> IdentityResolver.Identity? {
-        guard case let .link(target, _, _) = storage else { return nil }
-        return try resolver.identity(in: target, key: key)
+        do { try s.run() } catch { throw SQLiteExportError.database(error, context: "table \(w.table.name)") }
     }
 
     /// A value as its column stores it: scalars as `ValueMapping` says, links as the target's
     /// key, Mixed values by their own type.
-    private func bind(_ value: Value, _ storage: Storage, _ s: SQLiteStatement, _ index: Int32) throws {
-        switch storage {
+    private func bind(_ value: Value, _ binding: Binding, _ s: SQLiteStatement, _ index: Int32) throws {
+        switch binding {
         case .scalar:
             binder.bind(value, to: s, at: index)
-        case let .link(target, keyIsObjKey, _):
-            let key: Int64
-            switch value {
-            case let .link(k), let .typedLink(_, k): key = k
-            default:
-                s.bindNull(index)
-                return
-            }
-            try bindLink(target, key, keyIsObjKey, s, index)
+        case let .link(t):
+            guard let key = linkKey(value) else { return s.bindNull(index) }
+            try bindLink(targets[t].objectClass, key, targets[t].keyIsObjKey, s, index)
         case .objKeyLink:
             if case let .link(k) = value, k >= 0 { s.bind(index, k) } else { s.bindNull(index) }
         case .mixed:
@@ -198,8 +248,7 @@ final class RowWriter {
             case let .typedLink(tableKey, k):
                 guard let target = try resolver.objectClass(for: tableKey) else {
                     danglingLinks += 1
-                    s.bindNull(index)
-                    return
+                    return s.bindNull(index)
                 }
                 try bindLink(target, k, target.sqlKeyIsObjKey, s, index)
             case let .link(k):
@@ -218,11 +267,8 @@ final class RowWriter {
     }
 
     private func bindLink(_ target: ObjectClass, _ key: Int64, _ keyIsObjKey: Bool, _ s: SQLiteStatement, _ index: Int32) throws {
-        guard key >= 0 else {
-            // An unresolved link (a tombstone): SDKs show null (§10.1).
-            s.bindNull(index)
-            return
-        }
+        // An unresolved link (a tombstone): SDKs show null (§10.1).
+        guard key >= 0 else { return s.bindNull(index) }
         switch try resolver.identity(in: target, key: key) {
         case let .primaryKey(pk):
             if keyIsObjKey { s.bind(index, key) } else { binder.bind(pk, to: s, at: index) }
@@ -235,11 +281,8 @@ final class RowWriter {
     }
 
     private func bindTag(_ value: Value, _ s: SQLiteStatement, _ index: Int32) throws {
-        if case let .typedLink(tableKey, _) = value {
-            if let target = try resolver.objectClass(for: tableKey) {
-                s.bindText(index, linkTag(target))
-                return
-            }
+        if case let .typedLink(tableKey, _) = value, let target = try resolver.objectClass(for: tableKey) {
+            return s.bindText(index, linkTag(target))
         }
         if let tag = ValueMapping.mixedTag(value) { s.bindText(index, tag) } else { s.bindNull(index) }
     }
@@ -252,8 +295,7 @@ final class RowWriter {
     }
 
     private func rowContext(_ table: TableMapping, key: Int64) -> String {
-        let c = table.objectClass?.name ?? table.name
-        return "class '\(c)', object \(key) (table \(table.name))"
+        "class '\(table.objectClass?.name ?? table.name)', object \(key) (table \(table.name))"
     }
 }
 

@@ -24,8 +24,13 @@ public struct SQLiteError: Error, Sendable, Equatable {
 public final class SQLiteConnection {
     private var handle: OpaquePointer?
 
+    /// SQLite's memory statistics off, before the first connection initializes the library:
+    /// they cost a global mutex per allocation, and nothing here reads them.
+    private static let configured: Void = { _ = realmsh_sqlite3_disable_memstatus() }()
+
     /// Opens (or creates) the database at `path` for reading and writing.
     public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        Self.configured
         var db: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)

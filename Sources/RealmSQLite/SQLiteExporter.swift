@@ -80,11 +80,11 @@ public final class SQLiteExporter {
             let total = try mapping.classTables.reduce(0) { n, t throws(FormatError) in try n + file.objectCount(of: t.objectClass!) }
             var done = 0
             progress?(0)
-            for table in mapping.classTables {
-                let c = table.objectClass!
+            for w in writer.classWriters {
+                let c = w.table.objectClass!
                 var count = 0
                 try file.forEachObject(of: c) { key, values in
-                    try writer.writeObject(table, key: key, values: values, parent: nil, slot: .none)
+                    try writer.writeObject(w, key: key, values: values, parent: nil, slot: .none)
                     count += 1
                     done += 1
                     if done & 1023 == 0, total > 0 { progress?(Double(done) / Double(total)) }

@@ -25,9 +25,9 @@ enum ColumnSource {
 enum Storage {
     /// By the value's own type (`ValueMapping`).
     case scalar
-    /// A link: the target's key (primary key, or ObjKey for `_key` tables). `references` is
-    /// false when the target class is not exported (`--class`): the key is kept, unchecked.
-    case link(target: ObjectClass, keyIsObjKey: Bool, references: Bool)
+    /// A link: the target's key (its primary key, or the ObjKey for `_key` tables); a foreign
+    /// key unless the target class is not exported (`--class`).
+    case link(target: ObjectClass, keyIsObjKey: Bool)
     /// A Mixed or typed-link value: the value column and a type-tag column.
     case mixed
     /// A link into a table that is not a class: the ObjKey as it is.
@@ -305,12 +305,12 @@ struct SchemaMapping {
         guard let target else { return ("INTEGER" + required, .objKeyLink) }
         if let t = classTable(of: target) {
             return ("\(t.keyType)\(required) REFERENCES \(SQLName.quoted(t.name)) (\(SQLName.quoted(t.keyColumn))) ON DELETE \(onDelete)",
-                    .link(target: target, keyIsObjKey: t.keyIsObjKey, references: true))
+                    .link(target: target, keyIsObjKey: t.keyIsObjKey))
         }
         // Not exported (`--class`): the same key, without a foreign key to check it against.
         let pk = target.primaryKey.flatMap { target.property(named: $0) }
         let type = target.sqlKeyIsObjKey ? "INTEGER" : ValueMapping.declaredType(pk?.type ?? "int")
-        return (type + required, .link(target: target, keyIsObjKey: target.sqlKeyIsObjKey, references: false))
+        return (type + required, .link(target: target, keyIsObjKey: target.sqlKeyIsObjKey))
     }
 
     private func dictionaryKeyType(_ p: Property?) -> String {
