@@ -102,15 +102,39 @@ final class RowWriter {
         return targets.count - 1
     }
 
+    /// true: once `resolveTargets(of:)` has run, writing `w`'s rows never reads the realm —
+    /// no table of it holds Mixed values (a Mixed link can point into any table).
+    func needsOnlyResolvedTargets(_ w: TableWriter) -> Bool {
+        for step in w.steps {
+            switch step {
+            case .value(_, .mixed), .tag: return false
+            default: continue
+            }
+        }
+        return w.children.allSatisfy { needsOnlyResolvedTargets($0.writer) }
+    }
+
+    /// Reads what writing `w`'s rows looks up: the keys of every link target and the embedded
+    /// objects, so that the rows can be written while another thread reads the realm.
+    func resolveTargets(of w: TableWriter) throws {
+        for step in w.steps {
+            if case let .value(_, .link(t)) = step { _ = try resolver.identity(in: targets[t].objectClass, key: 0) }
+        }
+        if let t = w.elementLinkTarget { _ = try resolver.identity(in: targets[t].objectClass, key: 0) }
+        for (_, child) in w.children {
+            if case .embedded = child.table.role, let c = child.table.objectClass { _ = try resolver.identity(in: c, key: 0) }
+            try resolveTargets(of: child)
+        }
+    }
+
     /// Finalizes the statements (before the connection closes).
     func finish() { classWriters = [] }
 
-    /// One object (or embedded object) row, then the rows of its collections and embedded objects.
-    func writeObject<Row: RandomAccessCollection<Value>>(_ w: TableWriter, key: Int64, values: Row,
-                                                         parent: Value?, slot: Slot) throws where Row.Index == Int {
+    /// One object (or embedded object) row — object `row` of a leaf's decoded `columns` —
+    /// then the rows of its collections and embedded objects.
+    func writeObject(_ w: TableWriter, key: Int64, columns: [[Value]], row: Int, parent: Value?, slot: Slot) throws {
         let s = w.statement
         var index: Int32 = 1
-        let base = values.startIndex
         for step in w.steps {
             switch step {
             case .objectKey: s.bind(index, key)
@@ -119,18 +143,18 @@ final class RowWriter {
                 if case let .position(p) = slot { s.bind(index, Int64(p)) } else { s.bindNull(index) }
             case .dictionaryKey:
                 if case let .key(k) = slot { binder.bind(k, to: s, at: index) } else { s.bindNull(index) }
-            case let .value(i?, .scalar): binder.bind(values[base + i], to: s, at: index)
-            case let .value(i?, binding): try bind(values[base + i], binding, s, index)
-            case let .tag(i?): try bindTag(values[base + i], s, index)
+            case let .value(i?, .scalar): binder.bind(columns[i][row], to: s, at: index)
+            case let .value(i?, binding): try bind(columns[i][row], binding, s, index)
+            case let .tag(i?): try bindTag(columns[i][row], s, index)
             case .value(nil, _), .tag(nil): s.bindNull(index)
             }
             index += 1
         }
         do { try s.run() } catch { throw SQLiteExportError.database(error, context: rowContext(w.table, key: key)) }
         guard !w.children.isEmpty else { return }
-        let ownKey = w.table.keyProperty.map { values[base + $0] } ?? .int(key)
+        let ownKey = w.table.keyProperty.map { columns[$0][row] } ?? .int(key)
         for (i, child) in w.children {
-            try writeChildren(child, of: values[base + i], ownerKey: ownKey, owner: w, objectKey: key)
+            try writeChildren(child, of: columns[i][row], ownerKey: ownKey, owner: w, objectKey: key)
         }
     }
 
@@ -188,12 +212,12 @@ final class RowWriter {
                     if case .key = slot { try nullEntry(w, ownerKey: ownerKey, slot: slot) }
                     return false
                 }
-                guard case let .embedded(_, row) = try resolver.identity(in: c, key: key) else {
+                guard case let .embedded(_, values) = try resolver.identity(in: c, key: key) else {
                     danglingLinks += 1
                     return false
                 }
                 embeddedRows += 1
-                try writeObject(w, key: key, values: row, parent: ownerKey, slot: slot)
+                try writeObject(w, key: key, columns: values.map { [$0] }, row: 0, parent: ownerKey, slot: slot)
                 return true
             }
             switch (kind, value) {

@@ -30,6 +30,8 @@ public struct SQLiteExportSummary: Sendable, Equatable {
 public final class SQLiteExporter {
     public let file: RealmFile
     let mapping: SchemaMapping
+    /// Classes with fewer objects are not worth a second thread.
+    static let pipelineThreshold = 10_000
 
     /// `classNames`: the top-level classes to export (empty: all); embedded classes come with
     /// the classes that own them.
@@ -83,11 +85,21 @@ public final class SQLiteExporter {
             for w in writer.classWriters {
                 let c = w.table.objectClass!
                 var count = 0
-                try file.forEachObject(of: c) { key, values in
-                    try writer.writeObject(w, key: key, values: values, parent: nil, slot: .none)
-                    count += 1
-                    done += 1
-                    if done & 1023 == 0, total > 0 { progress?(Double(done) / Double(total)) }
+                let write = { (keys: [Int64], columns: [[Value]]) throws in
+                    for (r, key) in keys.enumerated() {
+                        try writer.writeObject(w, key: key, columns: columns, row: r, parent: nil, slot: .none)
+                    }
+                    count += keys.count
+                    done += keys.count
+                    if done & ~1023 != (done - keys.count) & ~1023, total > 0 { progress?(Double(done) / Double(total)) }
+                }
+                // A large class is read on a second thread while its rows are written, when
+                // nothing its rows need has to be read from the file meanwhile.
+                if try file.objectCount(of: c) >= Self.pipelineThreshold, writer.needsOnlyResolvedTargets(w) {
+                    try writer.resolveTargets(of: w)
+                    try LeafPipeline.forEachLeaf(of: c, in: file, write)
+                } else {
+                    try file.forEachLeaf(of: c, write)
                 }
                 summary.objects[c.name] = count
             }
