@@ -28,7 +28,12 @@ final class DumpFromSQLite {
         let keyColumn: String?
     }
 
-    typealias Row = [String: SQLiteValue]
+    /// A row's values with its table's column positions (no dictionary per row).
+    struct Row {
+        let columns: [String: Int]
+        let values: [SQLiteValue]
+        subscript(name: String) -> SQLiteValue? { columns[name].map { values[$0] } }
+    }
 
     let db: SQLiteConnection
     private(set) var classes: [Class] = []
@@ -86,13 +91,10 @@ final class DumpFromSQLite {
 
     func rows(_ sql: String) throws -> [Row] {
         let s = try db.prepare(sql)
-        let names = (0..<s.columnCount).map { s.columnName(at: $0) }
+        var columns: [String: Int] = [:]
+        for i in 0..<s.columnCount where columns[s.columnName(at: i)] == nil { columns[s.columnName(at: i)] = Int(i) }
         var out: [Row] = []
-        while try s.step() {
-            var row = Row()
-            for (i, n) in names.enumerated() { row[n] = s.value(at: Int32(i)) }
-            out.append(row)
-        }
+        while try s.step() { out.append(Row(columns: columns, values: (0..<s.columnCount).map { s.value(at: $0) })) }
         return out
     }
 
