@@ -53,8 +53,6 @@ final class RowWriter {
     private(set) var classWriters: [TableWriter] = []
     /// `object:<Class>` tags of Mixed links, per target table position.
     private var linkTags: [Int: [UInt8]] = [:]
-    private(set) var embeddedRows = 0
-    private(set) var collectionRows = 0
     private(set) var danglingLinks = 0
 
     init(file: RealmFile, mapping: SchemaMapping, db: SQLiteConnection) throws(SQLiteExportError) {
@@ -180,7 +178,6 @@ final class RowWriter {
                 do { try s.run() } catch {
                     throw SQLiteExportError.database(error, context: rowContext(owner.table, key: objectKey) + ", table \(w.table.name)")
                 }
-                collectionRows += 1
             }
             switch value {
             case let .list(elements):
@@ -216,7 +213,6 @@ final class RowWriter {
                     danglingLinks += 1
                     return false
                 }
-                embeddedRows += 1
                 try writeObject(w, key: key, columns: values.map { [$0] }, row: 0, parent: ownerKey, slot: slot)
                 return true
             }
@@ -253,7 +249,7 @@ final class RowWriter {
             }
             index += 1
         }
-        do { try s.run() } catch { throw SQLiteExportError.database(error, context: "table \(w.table.name)") }
+        do { try s.run() } catch { throw SQLiteExportError.database(error, context: "a null entry of table \(w.table.name)") }
     }
 
     /// A value as its column stores it: scalars as `ValueMapping` says, links as the target's

@@ -45,7 +45,7 @@ public final class SQLiteConnection {
 
     deinit { if let handle { sqlite3_close_v2(handle) } }
 
-    /// Closes the connection, finalizing nothing: every statement must be gone by now.
+    /// Closes the connection (statements still alive close it when they go).
     public func close() throws(SQLiteError) {
         guard let db = handle else { return }
         handle = nil

@@ -5,13 +5,9 @@ import RealmObjects
 public struct SQLiteExportSummary: Sendable, Equatable {
     /// Objects written per top-level class.
     public var objects: [String: Int] = [:]
-    public var embeddedObjects = 0
-    /// Rows of list, set and dictionary tables.
-    public var collectionRows = 0
     /// Links to objects that do not exist (only damaged or oddly upgraded files have them),
     /// written as NULL or, in lists and sets, left out.
     public var danglingLinks = 0
-    public var tables = 0
 }
 
 /// Writes a realm as a relational SQLite database (Docs/commands.md, "export --format
@@ -49,96 +45,78 @@ public final class SQLiteExporter {
         mapping = try SchemaMapping(file: file, selected: selected)
     }
 
-    /// The `CREATE` statements of the export, in order (for `--dry-run`-style listings and tests).
-    public var schemaStatements: [String] {
-        mapping.tables.map(\.createStatement) + [RealmSchemaTable.createStatement] + mapping.tables.flatMap(\.indexStatements)
-    }
-
     /// Writes the database at `path` (a new or empty file). `progress` is called with the
     /// fraction of objects written so far, now and then. On an error the file is left as it
     /// is, half written: remove it.
     public func write(toDatabaseAt path: String, progress: ((Double) -> Void)? = nil) throws(SQLiteExportError) -> SQLiteExportSummary {
-        let db: SQLiteConnection
-        do { db = try SQLiteConnection(path: path) } catch { throw .database(error, context: "cannot create \(path)") }
         do {
-            let existing = try db.rows("SELECT count(*) FROM sqlite_schema")
-            guard existing.first?.first == .integer(0) else { throw SQLiteExportError.notEmpty(path: path) }
+            let db = try SQLiteConnection(path: path)
+            guard try db.rows("SELECT count(*) FROM sqlite_schema") == [[.integer(0)]] else { throw SQLiteExportError.notEmpty(path: path) }
             try db.execute("""
                 PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
                 PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; BEGIN
                 """)
             for table in mapping.tables { try db.execute(table.createStatement) }
             try db.execute(RealmSchemaTable.createStatement)
-        } catch let error as SQLiteError {
-            throw .database(error, context: "creating the tables in \(path)")
-        } catch let error as SQLiteExportError {
-            throw error
-        } catch {
-            throw .database(SQLiteError(code: 1, message: "\(error)", sql: ""), context: path)
-        }
-        var summary = SQLiteExportSummary()
-        do {
-            let writer = try RowWriter(file: file, mapping: mapping, db: db)
-            let total = try mapping.classTables.reduce(0) { n, t throws(FormatError) in try n + file.objectCount(of: t.objectClass!) }
-            var done = 0
-            progress?(0)
-            for w in writer.classWriters {
-                let c = w.table.objectClass!
-                var count = 0
-                let write = { (keys: [Int64], columns: [[Value]]) throws in
-                    for (r, key) in keys.enumerated() {
-                        try writer.writeObject(w, key: key, columns: columns, row: r, parent: nil, slot: .none)
-                    }
-                    count += keys.count
-                    done += keys.count
-                    if done & ~1023 != (done - keys.count) & ~1023, total > 0 { progress?(Double(done) / Double(total)) }
-                }
-                // A large class is read on a second thread while its rows are written, when
-                // nothing its rows need has to be read from the file meanwhile.
-                if try file.objectCount(of: c) >= Self.pipelineThreshold, writer.needsOnlyResolvedTargets(w) {
-                    try writer.resolveTargets(of: w)
-                    try LeafPipeline.forEachLeaf(of: c, in: file, write)
-                } else {
-                    try file.forEachLeaf(of: c, write)
-                }
-                summary.objects[c.name] = count
-            }
-            for table in mapping.tables {
-                for sql in table.indexStatements { try run(db, sql, context: "indexing \(table.name)") }
-            }
+            let summary = try writeObjects(db, progress: progress)
+            for sql in mapping.tables.flatMap(\.indexStatements) { try db.execute(sql) }
             try writeSchemaTable(db)
-            summary.embeddedObjects = writer.embeddedRows
-            summary.collectionRows = writer.collectionRows
-            summary.danglingLinks = writer.danglingLinks
-            summary.tables = mapping.tables.count + 1
-            writer.finish()
-            try run(db, "COMMIT", context: "committing \(path)")
+            try db.execute("COMMIT")
             try db.close()
+            progress?(1)
+            return summary
         } catch let error as SQLiteExportError {
             throw error
         } catch let error as FormatError {
             throw .reading(error)
         } catch let error as SQLiteError {
-            throw .database(error, context: path)
+            throw .database(error, context: "writing the database")
         } catch {
-            throw .database(SQLiteError(code: 1, message: "\(error)", sql: ""), context: path)
+            // Nothing else throws here; kept as a message rather than a trap.
+            throw .database(SQLiteError(code: 1, message: "\(error)", sql: ""), context: "writing the database")
         }
-        progress?(1)
+    }
+
+    /// Every object of the exported classes, each followed by its collections and embedded
+    /// objects (their errors name the class and object).
+    private func writeObjects(_ db: SQLiteConnection, progress: ((Double) -> Void)?) throws -> SQLiteExportSummary {
+        let writer = try RowWriter(file: file, mapping: mapping, db: db)
+        defer { writer.finish() }
+        let counts = try writer.classWriters.map { w throws(FormatError) in try file.objectCount(of: w.table.objectClass!) }
+        let total = counts.reduce(0, +)
+        var summary = SQLiteExportSummary()
+        var done = 0
+        progress?(0)
+        for (w, count) in zip(writer.classWriters, counts) {
+            let c = w.table.objectClass!
+            var written = 0
+            let write = { (keys: [Int64], columns: [[Value]]) throws in
+                for (r, key) in keys.enumerated() {
+                    try writer.writeObject(w, key: key, columns: columns, row: r, parent: nil, slot: .none)
+                }
+                written += keys.count
+                done += keys.count
+                if done >> 10 != (done - keys.count) >> 10 { progress?(Double(done) / Double(total)) }
+            }
+            // A large class is read on a second thread while its rows are written, when
+            // nothing its rows need has to be read from the file meanwhile.
+            if count >= Self.pipelineThreshold, writer.needsOnlyResolvedTargets(w) {
+                try writer.resolveTargets(of: w)
+                try LeafPipeline.forEachLeaf(of: c, in: file, write)
+            } else {
+                try file.forEachLeaf(of: c, write)
+            }
+            summary.objects[c.name] = written
+        }
+        summary.danglingLinks = writer.danglingLinks
         return summary
     }
 
-    private func run(_ db: SQLiteConnection, _ sql: String, context: String) throws(SQLiteExportError) {
-        do { try db.execute(sql) } catch { throw .database(error, context: context) }
-    }
-
     private func writeSchemaTable(_ db: SQLiteConnection) throws {
-        let statement: SQLiteStatement
-        do { statement = try db.prepare(RealmSchemaTable.insertStatement) } catch {
-            throw SQLiteExportError.database(error, context: "writing \(SchemaMapping.schemaTable)")
-        }
+        let statement = try db.prepare(RealmSchemaTable.insertStatement)
         for row in try RealmSchemaTable.rows(file: file, mapping: mapping) {
             for (i, column) in RealmSchemaTable.columns.enumerated() { statement.bind(Int32(i + 1), row[column] ?? .null) }
-            do { try statement.run() } catch { throw SQLiteExportError.database(error, context: "writing \(SchemaMapping.schemaTable)") }
+            try statement.run()
         }
     }
 }

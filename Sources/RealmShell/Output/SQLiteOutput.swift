@@ -8,7 +8,7 @@ enum SQLiteOutput {
     static func write(_ open: OpenRealm, classNames: [String], to output: String, encrypted: Bool, io: ShellIO) throws(ShellError) {
         let file = open.file
         let exporter: SQLiteExporter
-        do { exporter = try SQLiteExporter(file: file, classNames: classNames) } catch { throw shellError(error, file.path) }
+        do { exporter = try SQLiteExporter(file: file, classNames: classNames) } catch { throw shellError(error, file.path, output) }
         // A decrypted copy of an encrypted realm is for its owner's eyes only.
         let target = try OutputFile(path: output, mode: encrypted ? 0o600 : 0o644)
         let bar = ProgressBar(io: io, label: "exporting", bytes: Platform.fileSize(file.path) ?? 0)
@@ -18,7 +18,7 @@ enum SQLiteOutput {
         } catch {
             bar?.finish()
             target.discard()
-            throw shellError(error, file.path)
+            throw shellError(error, file.path, output)
         }
         bar?.finish()
         try target.commit()
@@ -27,12 +27,15 @@ enum SQLiteOutput {
         }
     }
 
-    static func shellError(_ error: SQLiteExportError, _ path: String) -> ShellError {
+    static func shellError(_ error: SQLiteExportError, _ path: String, _ output: String) -> ShellError {
         switch error {
         case let .reading(e): return .reading(path, e)
         case let .database(e, _):
-            let code: ExitCode = e.isConstraint ? .dataError : e.isIO ? .ioError : e.isCannotOpen ? .cannotCreate : .software
-            return ShellError("\(path): \(error.message)", code: code)
+            // A constraint the data broke (a duplicate primary key in a damaged file) is the
+            // realm's fault; anything else is the output's.
+            if e.isConstraint { return ShellError("\(path): \(error.message)", code: .dataError) }
+            let code: ExitCode = e.isIO ? .ioError : e.isCannotOpen ? .cannotCreate : .software
+            return ShellError("cannot write \(output): \(error.message)", code: code)
         case .embeddedClass: return ShellError("\(path): \(error.message)", code: .usage, usageOf: "export")
         case .notEmpty: return ShellError(error.message, code: .cannotCreate)
         case .unknownClass, .embeddingCycle, .tooManyTables:
