@@ -61,7 +61,7 @@ final class TableMapping {
     let property: Property?
     let owner: TableMapping?
     /// The column other tables reference, and its declared type.
-    let keyColumn: String
+    fileprivate(set) var keyColumn: String
     let keyType: String
     /// true: the key is the ObjKey (`_key`); false: the Realm primary key.
     let keyIsObjKey: Bool
@@ -75,6 +75,9 @@ final class TableMapping {
     fileprivate(set) var indexes: [(name: String, column: String)] = []
     /// Property index → value column (and tag column) names, for `_realm_schema`.
     fileprivate(set) var propertyColumns: [Int: (value: String, tag: String?)] = [:]
+    /// The column names, given out before the columns are made (a class table's are settled
+    /// first: links from other tables name its key column).
+    fileprivate var names: ColumnNames?
 
     init(name: String, role: Role, objectClass: ObjectClass?, property: Property?, owner: TableMapping?,
          keyColumn: String, keyType: String, keyIsObjKey: Bool) {
@@ -135,6 +138,9 @@ struct SchemaMapping {
                 table = TableMapping(name: names.allocate(c.name), role: .objects, objectClass: c, property: nil, owner: nil,
                                      keyColumn: "_key", keyType: "INTEGER", keyIsObjKey: true)
             }
+            let columnNames = ColumnNames(table, c, file: file)
+            if let k = table.keyProperty, let name = columnNames.properties[k] { table.keyColumn = name }
+            table.names = columnNames
             classTableByPosition[c.table.position] = table
             classTables.append(table)
         }
@@ -162,53 +168,32 @@ struct SchemaMapping {
     private mutating func addColumns(_ table: TableMapping, file: RealmFile, embeddedPath: [String],
                                      embeddedSeen: inout [Int: ObjectClass]) throws(SQLiteExportError) {
         guard let c = table.objectClass else { return }
-        var columns = NameAllocator()
-        // Structural columns first: the names the documentation promises stay as they are.
+        let columnNames = table.names ?? ColumnNames(table, c, file: file)
         // A dictionary of embedded objects can map a key to null: that entry is a row whose
         // `_key` is NULL, so there `_key` is UNIQUE (not the rowid) and properties allow NULL.
         let holdsNullEntries: Bool
         if case .embedded(.dictionary?) = table.role { holdsNullEntries = true } else { holdsNullEntries = false }
-        if table.keyIsObjKey {
-            table.columns.append(ColumnMapping(name: columns.allocate("_key"), definition: holdsNullEntries ? "INTEGER UNIQUE" : "INTEGER PRIMARY KEY",
+        if let key = columnNames.objectKey {
+            table.columns.append(ColumnMapping(name: key, definition: holdsNullEntries ? "INTEGER UNIQUE" : "INTEGER PRIMARY KEY",
                                                source: .objectKey, storage: .scalar))
         }
-        if case let .embedded(kind) = table.role, let owner = table.owner {
-            let parent = columns.allocate("_parent")
+        if case let .embedded(kind) = table.role, let owner = table.owner, let parent = columnNames.parent {
             table.columns.append(ColumnMapping(name: parent, definition: ownerReference(owner), source: .parent, storage: .scalar))
-            switch kind {
-            case .list?, .set?:
-                let position = columns.allocate("_position")
+            if let position = columnNames.position {
                 table.columns.append(ColumnMapping(name: position, definition: "INTEGER NOT NULL", source: .position, storage: .scalar))
                 table.constraints.append("UNIQUE (\(SQLName.list([parent, position])))")
-            case .dictionary?:
-                let key = columns.allocate("_dictkey")
+            } else if let key = columnNames.dictionaryKey {
                 table.columns.append(ColumnMapping(name: key, definition: dictionaryKeyType(table.property) + " NOT NULL", source: .dictionaryKey, storage: .scalar))
                 table.constraints.append("UNIQUE (\(SQLName.list([parent, key])))")
-            case nil:
+            } else if kind == nil {
                 table.constraints.append("UNIQUE (\(SQLName.quoted(parent)))")
             }
         }
         var childProperties: [(Int, Property)] = []
-        var columnProperties: [(Int, Property)] = []
+        for (i, p) in c.properties.enumerated() where columnNames.properties[i] == nil { childProperties.append((i, p)) }
         for (i, p) in c.properties.enumerated() {
+            guard let name = columnNames.properties[i] else { continue }
             let linkTarget = p.type == "object" ? target(of: p, in: file) : nil
-            if p.collection != nil || linkTarget?.isEmbedded == true {
-                childProperties.append((i, p))
-            } else {
-                columnProperties.append((i, p))
-            }
-        }
-        // Property names first, type-tag names after, so that a property named `x_type` keeps
-        // its name; each tag column then follows its value column.
-        var columnNames: [Int: String] = [:]
-        for (i, p) in columnProperties { columnNames[i] = columns.allocate(p.name) }
-        var tagNames: [Int: String] = [:]
-        for (i, p) in columnProperties where p.type == "mixed" || p.type == "typedLink" {
-            tagNames[i] = columns.allocate(columnNames[i]! + "_type")
-        }
-        for (i, p) in columnProperties {
-            let linkTarget = p.type == "object" ? target(of: p, in: file) : nil
-            let name = columnNames[i]!
             var definition: String
             var storage = Storage.scalar
             if p.type == "object" {
@@ -226,10 +211,10 @@ struct SchemaMapping {
                 }
             }
             table.columns.append(ColumnMapping(name: name, definition: definition, source: .property(i), storage: storage))
-            if let tag = tagNames[i] {
+            if let tag = columnNames.tags[i] {
                 table.columns.append(ColumnMapping(name: tag, definition: "TEXT", source: .propertyTag(i), storage: .scalar))
             }
-            table.propertyColumns[i] = (name, tagNames[i])
+            table.propertyColumns[i] = (name, columnNames.tags[i])
             // Indexed properties, and links: a backlink query and an ON DELETE action look rows
             // up by the link column.
             if (p.isIndexed && !p.isPrimaryKey) || storage.isLink {
@@ -321,4 +306,35 @@ struct SchemaMapping {
 
 extension Storage {
     var isLink: Bool { if case .link = self { return true } else { return false } }
+}
+
+/// The column names of an object or embedded table: the structural columns first (the names
+/// the documentation promises stay as they are), then the properties held in the table
+/// itself, then the Mixed type tags (so that a property named `x_type` keeps its name).
+struct ColumnNames {
+    var objectKey, parent, position, dictionaryKey: String?
+    /// Property index → column, for the properties that are columns of this table (not
+    /// collections or embedded objects, which have tables of their own).
+    var properties: [Int: String] = [:]
+    var tags: [Int: String] = [:]
+
+    init(_ table: TableMapping, _ c: ObjectClass, file: RealmFile) {
+        var allocator = NameAllocator()
+        if table.keyIsObjKey { objectKey = allocator.allocate("_key") }
+        if case let .embedded(kind) = table.role {
+            parent = allocator.allocate("_parent")
+            switch kind {
+            case .list?, .set?: position = allocator.allocate("_position")
+            case .dictionary?: dictionaryKey = allocator.allocate("_dictkey")
+            case nil: break
+            }
+        }
+        for (i, p) in c.properties.enumerated() {
+            let target = p.type == "object" ? p.column.targetTable.flatMap { file.objectClass(for: $0) } : nil
+            if p.collection == nil && target?.isEmbedded != true { properties[i] = allocator.allocate(p.name) }
+        }
+        for (i, p) in c.properties.enumerated() where properties[i] != nil && (p.type == "mixed" || p.type == "typedLink") {
+            tags[i] = allocator.allocate(properties[i]! + "_type")
+        }
+    }
 }

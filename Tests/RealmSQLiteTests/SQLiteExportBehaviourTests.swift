@@ -103,7 +103,9 @@ final class SQLiteExportBehaviourTests: XCTestCase {
         let schema = """
             [{"name": "Item", "primaryKey": "id", "embedded": false, "properties": [\(property("id", "int", pk: true)),
                 \(property("x", "mixed", optional: true)), \(property("x_type", "string")), \(property("tags", "string", collection: "list")),
-                \(property("ref", "object", optional: true, objectType: "item")), \(property("parts", "object", collection: "list", objectType: "Part"))]},
+                \(property("ref", "object", optional: true, objectType: "item")), \(property("parts", "object", collection: "list", objectType: "Part")),
+                \(property("toCase", "object", optional: true, objectType: "Case"))]},
+             {"name": "Case", "primaryKey": "id", "embedded": false, "properties": [\(property("ID", "string")), \(property("id", "int", pk: true))]},
              {"name": "item", "primaryKey": null, "embedded": false, "properties": [\(property("_key", "int")), \(property("Name", "string")), \(property("name", "string"))]},
              {"name": "Item_tags", "primaryKey": null, "embedded": false, "properties": [\(property("parent", "int"))]},
              {"name": "sqlite_master", "primaryKey": null, "embedded": false, "properties": [\(property("a\"b", "string")), \(property("select", "int"))]},
@@ -112,11 +114,12 @@ final class SQLiteExportBehaviourTests: XCTestCase {
         let (names, models) = try SchemaBuilder.tables(fromClassesJSON: try JSONParser.parse(schema), schemaVersion: 3)
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(NewFile.bytes(tableNames: names, tables: try models.map { try TableEncoder.encode($0) }))))
         let writer = try RealmWriter(path: path)
+        try writer.write(className: "Case", objects: [try JSONParser.parse(#"{"ID": "upper", "id": 5}"#)], policy: .insert)
         // A property named `_key` is only reachable through the typed API (JSON input skips `_key`).
         _ = try writer.create(try XCTUnwrap(writer.file.objectClass(named: "item")), values: [.int(7), .string(Array("upper".utf8)), .string(Array("lower".utf8))])
         try writer.write(className: "Item", objects: [try JSONParser.parse(#"""
             {"id": 1, "x": {"$date": "2020-01-01T00:00:00.5Z"}, "x_type": "not a tag", "tags": ["a", "b"], "ref": {"$key": 0},
-             "parts": [{"_parent": "p", "_position": 9}, {"_parent": "q", "_position": 8}]}
+             "parts": [{"_parent": "p", "_position": 9}, {"_parent": "q", "_position": 8}], "toCase": 5}
             """#), try JSONParser.parse(#"{"id": 2, "x": -0.0, "x_type": "", "tags": [], "parts": []}"#)], policy: .insert)
         try writer.write(className: "Item_tags", objects: [try JSONParser.parse(#"{"parent": 5}"#)], policy: .insert)
         try writer.write(className: "sqlite_master", objects: [try JSONParser.parse(#"{"a\"b": "quoted", "select": 1}"#)], policy: .insert)
@@ -127,7 +130,15 @@ final class SQLiteExportBehaviourTests: XCTestCase {
         XCTAssertEqual(try db.rows("PRAGMA integrity_check"), [[text("ok")]])
         XCTAssertEqual(try db.rows("PRAGMA foreign_key_check"), [])
         let tables = try db.rows("SELECT sql_table FROM _realm_schema WHERE kind = 'table' ORDER BY rowid").compactMap { $0.first?.text }
-        XCTAssertEqual(tables, ["Item", "Item_tags_2", "Item_parts", "Item_tags", "item_2", "_sqlite_master"])
+        XCTAssertEqual(tables, ["Case", "Item", "Item_tags_2", "Item_parts", "Item_tags", "item_2", "_sqlite_master"])
+        // Properties `ID` and `id` (the primary key): the second in column order gets `_2`,
+        // and links name the key column as it is called.
+        let caseColumns = try db.rows(#"SELECT property, sql_column FROM _realm_schema WHERE kind = 'property' AND class = 'Case' ORDER BY property"#)
+        XCTAssertEqual(Set(caseColumns.map { $0[1] }), [text("id"), text("ID_2")], "\(caseColumns)")
+        let keyColumn = try XCTUnwrap(caseColumns.first { $0[0] == text("id") }?[1].text)
+        XCTAssertEqual(try db.rows(#"SELECT sql_column FROM _realm_schema WHERE kind = 'class' AND class = 'Case'"#), [[text(keyColumn)]])
+        XCTAssertTrue(try db.rows("SELECT sql FROM sqlite_schema WHERE name = 'Item'").first?.first?.text?.contains(#"REFERENCES "Case" ("\#(keyColumn)")"#) == true)
+        XCTAssertEqual(try db.rows("SELECT toCase FROM Item WHERE id = 1"), [[.integer(5)]])
         XCTAssertEqual(try db.rows(#"SELECT "_key", "_key_2", "Name", "name_2" FROM item_2"#), [[.integer(0), .integer(7), text("upper"), text("lower")]])
         XCTAssertEqual(try db.rows(#"SELECT x, x_type_2, x_type FROM Item WHERE id = 1"#), [[text("2020-01-01T00:00:00.500000000Z"), text("date"), text("not a tag")]])
         // A Mixed column has no affinity: −0.0 keeps its sign there (a REAL column stores 0).
