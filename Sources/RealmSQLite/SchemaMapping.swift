@@ -59,7 +59,9 @@ final class TableMapping {
     let objectClass: ObjectClass?
     /// The owner's property whose values fill this table (embedded and collection tables).
     let property: Property?
-    let owner: TableMapping?
+    /// The table whose rows own this table's rows (weak: owners hold their children, and
+    /// `SchemaMapping.tables` holds every table).
+    private(set) weak var owner: TableMapping?
     /// The column other tables reference, and its declared type.
     fileprivate(set) var keyColumn: String
     let keyType: String
