@@ -11,7 +11,7 @@ public final class IdentityResolver {
         case missing(Int64)
     }
 
-    public let file: RealmFile
+    let file: RealmFile
     private var keysByTable: [Int: [Int64: Value]] = [:]
     private var embeddedRows: [Int: [Int64: [Value]]] = [:]
     private var extraClasses: [Int: ObjectClass] = [:]
