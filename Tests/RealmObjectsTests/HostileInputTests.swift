@@ -432,6 +432,23 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    /// Date text reads back at the ends of a Timestamp (whose first and last days start beyond
+    /// Int64's seconds), and text beyond them is refused, never a trap (an SDK file holds such
+    /// dates: public/java__6.0.0-beta.2-alltypes-max.realm).
+    func testDateParsingAtTheLimits() {
+        for t in [Timestamp(seconds: .max, nanoseconds: 999_999_999), Timestamp(seconds: .min + 1, nanoseconds: -999_999_999),
+                  Timestamp(seconds: .min, nanoseconds: 0), Timestamp(seconds: -1, nanoseconds: -500_000_000)] {
+            XCTAssertEqual(ValueParsing.date(DateText.iso8601(t)), t, DateText.iso8601(t))
+            var full = [UInt8]()
+            DateText.append(t, to: &full, fullFraction: true)
+            XCTAssertEqual(ValueParsing.date(String(decoding: full, as: UTF8.self)), t)
+        }
+        for text in ["+292277026596-12-04T15:30:08Z", "-292277022657-01-27T08:29:51Z", "99999999999999999999-01-01T00:00:00Z",
+                     "+999999999999-01-01T00:00:00Z", "-999999999999-01-01"] {
+            XCTAssertNil(ValueParsing.date(text), text)
+        }
+    }
+
     /// Embedded objects are written inline, each from its one parent. A file whose embedded
     /// objects link to each other as a DAG (object k's list holding k − 1 several times) made
     /// the dump write the product of the list lengths: exponential work. Rebuilt from

@@ -45,6 +45,7 @@ struct FormatUses: OptionSet, Sendable {
 enum ResultFormats {
     static let all: [any ResultFormat] = [
         BoxFormat(), TableFormat(), MarkdownFormat(), CSVFormat(), JSONFormat(), JSONLinesFormat(), LineFormat(), CountFormat(),
+        SQLiteFormat(),
     ]
 
     static func names(for use: FormatUses) -> [String] { all.filter { $0.uses.contains(use) }.map(\.name) }
@@ -109,6 +110,8 @@ struct ResultOutput {
 struct ExportOutput {
     let sink: ByteSink
     let file: OutputFile?
+    /// Messages and progress (stderr).
+    let io: ShellIO
 }
 
 /// How results are shown where a command runs (`CommandHost`): the format when none is
