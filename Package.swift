@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh,
 // RealmFormat ← RealmQuery ← RealmShell (queries see tables, not the object-store view), and
-// RealmFormat, RealmObjects, RealmQuery ← RealmMigration ← RealmShell.
+// RealmFormat, RealmObjects, RealmQuery ← RealmMigration ← RealmShell, and
+// RealmFormat, RealmObjects, RealmQuery ← RealmBrowser ← RealmShell (the full-screen browser).
 // Nothing outside the toolchain; C libraries from Debian only through tiny C* targets.
 let package = Package(
     name: "realmsh",
@@ -13,6 +14,7 @@ let package = Package(
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
         .library(name: "RealmQuery", targets: ["RealmQuery"]),
         .library(name: "RealmMigration", targets: ["RealmMigration"]),
+        .library(name: "RealmBrowser", targets: ["RealmBrowser"]),
     ],
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
@@ -21,6 +23,9 @@ let package = Package(
         // (Its headers are in /usr/include; no pkg-config: readline.pc pulls in tinfo's
         // -D_XOPEN_SOURCE flags, which SwiftPM refuses with a warning.)
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // ncurses, wide-character build, from Debian's libncurses-dev, for the browser's screen.
+        // (No pkg-config, for the reason readline has none: its flags define _XOPEN_SOURCE.)
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A header-only cache prefetch hint for the leaf scans (no library behind it).
         .systemLibrary(name: "CPrefetch"),
         .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"]),
@@ -28,7 +33,10 @@ let package = Package(
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
         // Scripted schema migrations: the object-store view and queries, applied to table models.
         .target(name: "RealmMigration", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "CReadline"]),
+        // The Realm Browser (`realmsh browse`): a plain-Swift view model over the object-store view
+        // and queries, drawn by a thin ncurses layer.
+        .target(name: "RealmBrowser", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "CNcurses"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmBrowser", "CReadline"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),
@@ -37,6 +45,7 @@ let package = Package(
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
         // RealmObjects only to lay out test files with indexed int columns (SchemaBuilder).
         .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmObjects", "RealmTestSupport"]),
+        .testTarget(name: "RealmBrowserTests", dependencies: ["RealmBrowser", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

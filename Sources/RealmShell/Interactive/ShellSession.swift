@@ -299,6 +299,7 @@ final class ShellSession {
         case "insert", "upsert", "import", "update": return true
         case "delete": return !parsed.flag("dry-run")
         case "compact": return parsed.value("output") == nil
+        case "browse": return parsed.flag("write")
         default: return false
         }
     }
