@@ -85,23 +85,26 @@ final class DetailPane: Pane {
                 entry.style = .link
                 entries.append(entry)
             case let .list(elements):
-                entry.text = context.cells.text(CellText.shortened(v), collection: p.collection ?? .list, target: target, depth: 0)
+                entry.text = target.map { "[\(elements.count) \($0.name)]" } ?? Self.items(elements.count)
                 if elements.isEmpty { entry.style = .dim }
                 entries.append(entry)
                 appendItems(elements.enumerated().map { ("[\($0.offset)]", $0.element) }, target: target, mixed: p.type == "mixed",
                             indent: indent + 1, depth: depth)
             case let .dictionary(entriesOfValue):
-                entry.text = context.cells.text(CellText.shortened(v), collection: .dictionary, target: target, depth: 0)
+                entry.text = Self.items(entriesOfValue.count)
                 if entriesOfValue.isEmpty { entry.style = .dim }
                 entries.append(entry)
                 appendItems(entriesOfValue.map { (context.cells.element($0.key), $0.value) }, target: target, mixed: p.type == "mixed",
                             indent: indent + 1, depth: depth)
             default:
                 entry.text = context.cells.full(v, mixed: p.type == "mixed")
+                if entry.text.isEmpty { (entry.text, entry.style) = ("\"\"", .dim) }
                 entries.append(entry)
             }
         }
     }
+
+    static func items(_ n: Int) -> String { n == 1 ? "1 item" : "\(grouped(n)) items" }
 
     private func appendItems(_ items: [(String, Value)], target: ObjectClass?, mixed: Bool, indent: Int, depth: Int) {
         for (label, v) in items.prefix(Self.maxItems) {
@@ -136,6 +139,7 @@ final class DetailPane: Pane {
                 appendItems(nested.map { (context.cells.element($0.key), $0.value) }, target: nil, mixed: true, indent: indent + 1, depth: depth + 1)
             default:
                 entry.text = context.cells.full(v, mixed: mixed)
+                if entry.text.isEmpty { (entry.text, entry.style) = ("\"\"", .dim) }
                 entries.append(entry)
             }
         }

@@ -20,8 +20,9 @@ enum EditValue: Equatable {
 /// Typed text → a property's value, strictly (the product rule: "123abc" into an int is
 /// refused, not truncated). Each type takes one text form, the one the table shows:
 ///
-/// - `null` for an optional property (a string property stores the text `"null"` when it is
-///   typed in double quotes; double quotes around any string are taken off);
+/// - `null` for an optional property, refused for a required one (a string property stores
+///   the text `"null"` when it is typed in double quotes; double quotes around any string are
+///   taken off);
 /// - int: decimal digits with an optional sign; bool: `true` or `false`; float and double:
 ///   decimal or exponent notation, `inf`, `-inf`, `nan`; decimal128 likewise;
 /// - date: ISO 8601 (`2024-05-01T12:00:00.5Z`, a date alone, an offset); objectId: 24 hex
@@ -44,7 +45,7 @@ enum EditText {
         case let .string(bytes):
             let s = String(decoding: bytes, as: UTF8.self)
             if p.type == "mixed" { return "'" + s + "'" }
-            return s == "null" && p.isOptional ? "\"null\"" : s
+            return s == "null" || s.first == "\"" && s.last == "\"" && s.count >= 2 ? "\"" + s + "\"" : s
         case let .link(k):
             guard let target = cells.target(of: p) else { return "#\(k)" }
             return primaryKeyText(target, k, cells: cells)
@@ -81,7 +82,10 @@ enum EditText {
             return .linkByPrimaryKey(v)
         }
         if trimmed == "null" && (p.isOptional || p.type == "mixed") { return .value(.null) }
-        if trimmed == "null" && p.type != "string" { throw Refusal(message: "\(p.name) is required (\(p.type)); null is not allowed (nothing was written)") }
+        if trimmed == "null" {
+            let hint = p.type == "string" ? " (type \"null\" in double quotes for the text)" : ""
+            throw Refusal(message: "\(p.name) is required (\(p.type)); null is not allowed\(hint) (nothing was written)")
+        }
         switch p.column.type {
         case .string:
             if text.count >= 2, text.first == "\"", text.last == "\"" { return .value(.string(Array(text.dropFirst().dropLast().utf8))) }

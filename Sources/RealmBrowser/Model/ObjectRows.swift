@@ -94,6 +94,9 @@ final class ObjectRows {
         return values
     }
 
+    /// Leaves whose columns are held decoded (at most `keptLeaves`).
+    var decodedLeaves: Int { decoded.count }
+
     private func touch(_ l: Int) {
         guard recent.last != l, let i = recent.firstIndex(of: l) else { return }
         recent.remove(at: i)

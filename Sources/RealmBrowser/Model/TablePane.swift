@@ -161,7 +161,8 @@ final class TablePane: Pane {
         }
         let cap = max(12, min(48, width / 2))
         func columnWidth(_ c: Int) -> Int {
-            let header = TextWidth.of(name(of: columns[c])) + 1 + TextWidth.of(typeLabel(of: columns[c]))
+            let marker = sort?.column == c ? 1 : 0
+            let header = TextWidth.of(name(of: columns[c])) + marker + 1 + TextWidth.of(typeLabel(of: columns[c]))
             let natural = cells(c).reduce(min(header, cap)) { max($0, TextWidth.of($1.0)) }
             let w = max(widths[c] ?? 0, min(natural, cap), 3)
             widths[c] = w
@@ -223,7 +224,7 @@ final class TablePane: Pane {
             for (k, col) in shownColumns.enumerated() {
                 if k > 0 { line.append(String(repeating: " ", count: Self.gap)) }
                 let (text, style) = cells(col.c)[n]
-                let fitted = TextWidth.fit(text, col.width, right: isNumeric(columns[col.c]) && style != .dim)
+                let fitted = TextWidth.fit(text, col.width, right: isNumeric(columns[col.c]))
                 if i == cursor && col.c == column && focused {
                     line.append(fitted, Style(style.attributes.union(.bold), .selection))
                 } else {

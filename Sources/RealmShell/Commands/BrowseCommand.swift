@@ -38,9 +38,6 @@ struct BrowseCommand: Command {
     }
 
     func run(_ io: ShellIO) throws(ShellError) -> ExitCode {
-        guard io.stdoutIsTerminal, io.stdin.map(Platform.isTerminal) == true else {
-            throw ShellError("browse needs a terminal (standard input and output); for scripts use query or export", code: .usage)
-        }
         let key = try keys.resolve(io)
         let open = try OpenRealm(path: path, key: key)
         if let className, open.file.objectClass(named: className) == nil,
@@ -52,6 +49,9 @@ struct BrowseCommand: Command {
             if open.file.snapshot.fileFormat != 24 {
                 throw ShellError("\(path): file format \(open.file.snapshot.fileFormat) is not written in place (upgrade a copy first)", code: .unavailable)
             }
+        }
+        guard io.stdoutIsTerminal, io.stdin.map(Platform.isTerminal) == true else {
+            throw ShellError("browse needs a terminal (standard input and output); for scripts use query or export", code: .usage)
         }
         let path = self.path
         let options = BrowserSession.Options(
