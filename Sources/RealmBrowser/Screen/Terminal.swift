@@ -37,16 +37,26 @@ final class Terminal {
     init(color: Bool) throws(Failure) {
         guard isatty(0) == 1, isatty(1) == 1 else { throw .notATerminal }
         Self.prepareLocale()
-        TerminalRestore.save(fd: 1)
         guard let input = fdopen(0, "r"), let output = fdopen(1, "w") else { throw .notATerminal }
+        TerminalRestore.save(fd: 1)
+        // Ours before ncurses starts: it installs handlers of its own only where it finds the
+        // default (and its own end the process with exit status 1 rather than by the signal).
+        TerminalRestore.install()
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
         guard let screen = newterm(nil, output, input) else {
-            throw .cannotStart(getenv("TERM").map { String(cString: $0) } ?? "")
+            TerminalRestore.uninstall()
+            throw .cannotStart(term)
+        }
+        set_term(screen)
+        guard let window = realmsh_nc_screen() else {
+            endwin()
+            delscreen(screen)
+            TerminalRestore.uninstall()
+            throw .cannotStart(term)
         }
         self.input = input
         self.output = output
         self.screen = screen
-        set_term(screen)
-        guard let window = realmsh_nc_screen() else { throw .cannotStart(getenv("TERM").map { String(cString: $0) } ?? "") }
         self.window = window
         raw()
         noecho()
@@ -77,6 +87,7 @@ final class Terminal {
         delscreen(screen)
         fflush(output)
         TerminalRestore.disarm()
+        TerminalRestore.uninstall()
     }
 
     /// Rows and columns.
@@ -252,6 +263,7 @@ enum TerminalRestore {
         var fd: Int32 = 1
         var saved = termios()
         var hasSaved = false
+        var installed = false
         var armed = false
         var count = 0
     }
@@ -274,12 +286,10 @@ enum TerminalRestore {
         state.pointee.hasSaved = tcgetattr(fd, &state.pointee.saved) == 0
     }
 
-    /// Installs the handlers with the bytes that leave the full screen.
-    static func arm(_ sequence: [UInt8]) {
-        let n = min(sequence.count, capacity)
-        sequence.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: n) }
-        state.pointee.count = n
-        state.pointee.armed = true
+    /// Installs the handlers (once); until `arm`, they only pass the signal on.
+    static func install() {
+        guard !state.pointee.installed else { return }
+        state.pointee.installed = true
         for s in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = restoreTerminalAndRaise
@@ -289,10 +299,21 @@ enum TerminalRestore {
         }
     }
 
-    /// Puts the previous handlers back (the screen was left in order).
-    static func disarm() {
-        guard state.pointee.armed else { return }
-        state.pointee.armed = false
+    /// From now on a signal writes these bytes and restores the saved modes first.
+    static func arm(_ sequence: [UInt8]) {
+        let n = min(sequence.count, capacity)
+        sequence.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: n) }
+        state.pointee.count = n
+        state.pointee.armed = true
+    }
+
+    /// The screen was left in order: nothing to restore.
+    static func disarm() { state.pointee.armed = false }
+
+    /// The handlers that were there before.
+    static func uninstall() {
+        guard state.pointee.installed else { return }
+        state.pointee.installed = false
         for s in signals { sigaction(s, previous + Int(s), nil) }
     }
 }
