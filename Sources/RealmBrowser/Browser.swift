@@ -34,6 +34,10 @@ public enum Browser {
             case .suspend: terminal.suspend()
             case .none: break
             }
+            if session.hasPendingWork {
+                terminal.draw(session.render())
+                session.runPendingWork()
+            }
         }
     }
 }

@@ -229,6 +229,22 @@ final class NavigationTests: XCTestCase {
         XCTAssertLessThanOrEqual(table.rows.decodedLeaves, 12)
         session.type(.character("g"))
         XCTAssertEqual(table.cursor, 0)
+
+        // A filter of many rows says so on the screen first, then runs.
+        session.type(.character(":"))
+        session.type(text: "quantity > 50000 AND active == true")
+        session.type(.enter)
+        XCTAssertTrue(session.hasPendingWork)
+        XCTAssertTrue(session.screen.last!.contains("Filtering 150,000 Item…"), session.screen.last!)
+        session.runPendingWork()
+        let file = try RealmFile(path: Fixtures.path("realm-core/large.realm"))
+        let item = try XCTUnwrap(file.objectClass(named: "Item"))
+        var expected = 0
+        try file.forEachObject(of: item, properties: [item.property(named: "quantity")!, item.property(named: "active")!]) { _, v in
+            if case let .int(q) = v[0], q > 50000, v[1] == .bool(true) { expected += 1 }
+        }
+        XCTAssertEqual(table.countLine, "\(grouped(expected)) of 150,000 Item")
+        XCTAssertNil(session.input)
     }
 
     func testResizeRefitsEveryLine() throws {

@@ -57,6 +57,7 @@ struct BrowseWorkloads {
             s.handle(.character(":"))
             for c in "age > 30" { s.handle(.character(c)) }
             s.handle(.enter)
+            s.runPendingWork()
             let frame = s.render()
             filter.seconds.append(now() - start)
             countLine = frame.lines[48].text.trimmingSpaces()
@@ -68,6 +69,7 @@ struct BrowseWorkloads {
             s.handle(.right)                               // name
             let start = now()
             s.handle(.character("s"))
+            s.runPendingWork()
             _ = s.render()
             sort.seconds.append(now() - start)
         }

@@ -29,7 +29,7 @@ extension BrowserSession {
         }
         lines.append(statusLine(width))
         var cursor: (row: Int, column: Int)?
-        if let input {
+        if let input, pendingWork == nil {
             let (line, column) = input.line(width: width)
             lines.append(line)
             cursor = (rows - 1, column)
@@ -93,7 +93,7 @@ extension BrowserSession {
         ("← →  h l", "column"), ("Tab", "between the classes and the table"),
         ("Enter", "open the link, list, set, dictionary or embedded object; on other values the detail view"),
         ("d", "detail view of the object"), ("b", "backlinks: what links to the object"),
-        ("Backspace  Esc  u", "back to where you came from"),
+        ("Backspace  Esc", "back to where you came from"),
         (":  f", "filter with a Realm query (Tab completes)"), ("s", "sort by the column (again: descending, again: off)"),
         ("/", "search the column (Enter on an empty line: next)"),
         ("e", "edit the value (--write)"), ("n", "new object (--write)"), ("D", "delete the object (--write)"),

@@ -85,26 +85,30 @@ extension BrowserSession {
     private func submit(_ prompt: Prompt, _ text: String) {
         switch prompt {
         case let .query(pane):
-            let started = Platform.monotonicSeconds()
-            do {
-                try pane.apply(filter: text, sort: pane.sort)
-                close()
-                if !text.isEmpty && queryHistory.last != text { queryHistory.append(text) }
-                let ms = Int(((Platform.monotonicSeconds() - started) * 1000).rounded())
-                say(text.trimmingWhitespace().isEmpty ? "Filter off: \(pane.countLine)." : "\(pane.countLine) (\(ms) ms)")
-            } catch {
-                say(Self.describe(error), .error)
+            busy("Filtering \(grouped(pane.baseCount)) \(pane.objectClass.name)…", rows: pane.baseCount) { [self] in
+                let started = Platform.monotonicSeconds()
+                do {
+                    try pane.apply(filter: text, sort: pane.sort)
+                    close()
+                    if !text.isEmpty && queryHistory.last != text { queryHistory.append(text) }
+                    say(text.trimmingWhitespace().isEmpty ? "Filter off: \(pane.countLine)." : "\(pane.countLine) (\(Self.milliseconds(since: started)))")
+                } catch {
+                    say(Self.describe(error), .error)
+                }
             }
         case let .search(pane):
             let term = text.isEmpty ? (searchHistory.last ?? "") : text
             close()
             guard !term.isEmpty else { return }
             if searchHistory.last != term { searchHistory.append(term) }
-            if let row = pane.search(term) {
-                move(pane, to: row)
-                say("Found '\(term)' in \(pane.name(of: pane.columns[pane.column])) (/ and Enter: next).")
-            } else {
-                say("'\(term)' is not in column \(pane.name(of: pane.columns[pane.column])).", .error)
+            let column = pane.name(of: pane.columns[pane.column])
+            busy("Searching \(column) of \(grouped(pane.rowCount)) \(pane.objectClass.name) for '\(term)'…", rows: pane.rowCount) { [self] in
+                if let row = pane.search(term) {
+                    move(pane, to: row)
+                    say("Found '\(term)' in \(column) (/ and Enter: next).")
+                } else {
+                    say("'\(term)' is not in column \(column).", .error)
+                }
             }
         case let .edit(target):
             let parsed: EditValue
@@ -114,7 +118,7 @@ extension BrowserSession {
             }
             close()
             do {
-                _ = try Edits(path: options.path).set(target, to: parsed)
+                try Edits(path: options.path).set(target, to: parsed)
                 refresh(force: true, announce: false)
                 let name = "\(target.objectClass.name)(\(context.cells.identity(target.objectClass, target.key))).\(target.property.name)"
                 say("Saved \(name) = \(text.trimmingWhitespace()) — committed, version \(version).", .success)
@@ -175,15 +179,31 @@ extension BrowserSession {
             say("Sorting applies to tables of objects.")
             return
         }
-        let started = Platform.monotonicSeconds()
-        do {
-            try pane.toggleSort()
-            let ms = Int(((Platform.monotonicSeconds() - started) * 1000).rounded())
-            say(pane.sort.map { s in "Sorted by \(pane.name(of: pane.columns[s.column])) \(s.ascending ? "ascending" : "descending") (\(ms) ms)." } ?? "Unsorted.")
-        } catch {
-            say(Self.describe(error), .error)
+        busy("Sorting \(grouped(pane.rowCount)) \(pane.objectClass.name) by \(pane.name(of: pane.columns[pane.column]))…", rows: pane.rowCount) { [self] in
+            let started = Platform.monotonicSeconds()
+            do {
+                try pane.toggleSort()
+                say(pane.sort.map { s in "Sorted by \(pane.name(of: pane.columns[s.column])) \(s.ascending ? "ascending" : "descending") (\(Self.milliseconds(since: started)))." } ?? "Unsorted.")
+            } catch {
+                say(Self.describe(error), .error)
+            }
+            move(pane, to: pane.cursor)
         }
-        move(pane, to: pane.cursor)
+    }
+
+    /// Work on many rows (a filter, sort or search of a large class) runs after the screen has
+    /// said what is happening: the loop draws, then calls `runPendingWork`. Small ones run now.
+    func busy(_ text: String, rows: Int, _ work: @escaping () -> Void) {
+        guard rows >= Self.busyRows else { return work() }
+        say(text, .warning)
+        pendingWork = work
+    }
+
+    static let busyRows = 50_000
+
+    static func milliseconds(since start: Double) -> String {
+        let ms = (Platform.monotonicSeconds() - start) * 1000
+        return ms < 1000 ? "\(Int(ms.rounded())) ms" : "\(Int(ms / 100) / 10).\(Int(ms / 100) % 10) s"
     }
 
     func startSearch() {
@@ -272,7 +292,7 @@ extension BrowserSession {
     private func finishCreate(_ form: CreateForm) {
         let c = form.objectClass
         do {
-            let (key, _) = try Edits(path: options.path).create(className: c.name, values: form.values)
+            let key = try Edits(path: options.path).create(className: c.name, values: form.values)
             refresh(force: true, announce: false)
             show(className: c.name)
             if let pane = current as? TablePane {
@@ -297,7 +317,7 @@ extension BrowserSession {
         confirmation = (question, { [weak self] in
             guard let self else { return }
             do throws(Edits.Failure) {
-                _ = try Edits(path: self.options.path).delete(className: c.name, key: key)
+                try Edits(path: self.options.path).delete(className: c.name, key: key)
                 self.refresh(force: true, announce: false)
                 self.say("Deleted \(name) — committed, version \(self.version).", .success)
             } catch {

@@ -78,6 +78,8 @@ public final class BrowserSession {
     /// the probe takes the lock for an instant).
     private(set) var writerActive = false
     var queryHistory: [String] = []
+    /// A long piece of work the screen has announced (`busy`), run by `runPendingWork`.
+    var pendingWork: (() -> Void)?
     var searchHistory: [String] = []
 
     public init(file: RealmFile, options: Options) {
@@ -96,6 +98,16 @@ public final class BrowserSession {
     public var version: UInt64 { file.snapshot.top?.version ?? 0 }
     var current: Pane? { stack.last }
     var writable: Bool { options.writable }
+
+    public var hasPendingWork: Bool { pendingWork != nil }
+
+    /// Runs the work announced on the last screen (a filter, sort or search of many rows).
+    public func runPendingWork() {
+        guard let work = pendingWork else { return }
+        pendingWork = nil
+        file.snapshot.resetWorkBudget()
+        work()
+    }
 
     // MARK: layout sizes
 
@@ -184,7 +196,7 @@ public final class BrowserSession {
             if let (c, key) = pane.currentObject() { open(.detail(c, key: key)) }
         case .character("b"):
             if let (c, key) = pane.currentObject() { open(.backlinks(c, key: key)) } else { say("No object under the cursor.", .error) }
-        case .backspace, .escape, .character("u"): back()
+        case .backspace, .escape: back()
         case .character(":"), .character("f"): startQuery()
         case .character("s"): sortByColumn()
         case .character("/"): startSearch()
@@ -277,7 +289,7 @@ public final class BrowserSession {
             pane = BacklinkPane(context: context, objectClass: c, key: key)
         }
         guard let pane else {
-            say("That object is no longer in the file.", .error)
+            say("Cannot show that: the object is gone or cannot be read.", .error)
             return
         }
         stack.append(pane)

@@ -13,8 +13,8 @@ struct Edits {
         let message: String
     }
 
-    /// Sets one property of one object; returns the new version.
-    func set(_ target: EditTarget, to value: EditValue) throws(Failure) -> UInt64 {
+    /// Sets one property of one object.
+    func set(_ target: EditTarget, to value: EditValue) throws(Failure) {
         try transaction { writer throws in
             let (c, p) = try Self.resolve(writer, target.objectClass.name, target.property.name)
             let stored: Value
@@ -34,19 +34,19 @@ struct Edits {
         }
     }
 
-    /// Creates an object with the given values (by property name; the rest empty, null or
-    /// their type's zero); returns its ObjKey and the new version.
-    func create(className: String, values: [String: Value]) throws(Failure) -> (key: Int64, version: UInt64) {
+    /// Creates an object with the given values by property name (the others empty or null);
+    /// returns its ObjKey.
+    func create(className: String, values: [String: Value]) throws(Failure) -> Int64 {
         var key: Int64 = 0
-        let version = try transaction { writer throws in
+        try transaction { writer throws in
             guard let c = writer.file.objectClass(named: className) else { throw InputError(className: className, "no such class") }
             key = try writer.create(c, values: c.properties.map { values[$0.name] ?? Self.emptyValue($0) })
         }
-        return (key, version)
+        return key
     }
 
-    /// Deletes one object as Realm does; returns the new version.
-    func delete(className: String, key: Int64) throws(Failure) -> UInt64 {
+    /// Deletes one object as Realm does.
+    func delete(className: String, key: Int64) throws(Failure) {
         try transaction { writer throws in try writer.delete(className: className, keys: [key]) }
     }
 
@@ -67,7 +67,7 @@ struct Edits {
         return (c, p)
     }
 
-    private func transaction(_ body: (RealmWriter) throws -> Void) throws(Failure) -> UInt64 {
+    private func transaction(_ body: (RealmWriter) throws -> Void) throws(Failure) {
         let writer: RealmWriter
         do { writer = try RealmWriter(path: path) } catch { throw Failure(message: Self.message(error)) }
         do {
@@ -77,7 +77,6 @@ struct Edits {
             writer.rollback()
             throw Failure(message: Self.message(error))
         }
-        return (try? Snapshot(path: path).top?.version) ?? 0
     }
 
     static func message(_ error: Error) -> String {

@@ -19,7 +19,7 @@ final class Terminal {
         var message: String {
             switch self {
             case .notATerminal: return "browse needs a terminal (standard input and output)"
-            case let .cannotStart(term): return "cannot start the screen for TERM=\(term)"
+            case let .cannotStart(term): return "cannot start the screen for TERM=\(term) (a terminal that places the cursor is needed)"
             }
         }
     }
@@ -48,7 +48,8 @@ final class Terminal {
             throw .cannotStart(term)
         }
         set_term(screen)
-        guard let window = realmsh_nc_screen() else {
+        // A terminal that cannot place the cursor (TERM=dumb) would draw garbage.
+        guard let window = realmsh_nc_screen(), let cup = tigetstr("cup"), Int(bitPattern: cup) != -1 else {
             endwin()
             delscreen(screen)
             TerminalRestore.uninstall()

@@ -50,7 +50,9 @@ struct BrowseCommand: Command {
                 throw ShellError("\(path): file format \(open.file.snapshot.fileFormat) is not written in place (upgrade a copy first)", code: .unavailable)
             }
         }
-        guard io.stdoutIsTerminal, io.stdin.map(Platform.isTerminal) == true else {
+        // The screen is the process's own standard input and output (also under `.browse`,
+        // whose command streams carry no input): both must be the terminal.
+        guard io.stdoutIsTerminal, Platform.isTerminal(0), Platform.isTerminal(1) else {
             throw ShellError("browse needs a terminal (standard input and output); for scripts use query or export", code: .usage)
         }
         let path = self.path
