@@ -50,6 +50,7 @@ final class EditTests: XCTestCase {
         session.type(.enter)
         XCTAssertEqual(session.message?.text, "age expects an int; '123abc' is not one (nothing was written)")
         XCTAssertNotNil(session.input, "the value stays in the line to be fixed")
+        XCTAssertEqual(session.screen[session.size.rows - 2].trimmingCharacters(in: .whitespaces), session.message?.text, "shown above the line")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
 
         session.type(.control("u"))

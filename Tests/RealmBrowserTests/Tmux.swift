@@ -6,7 +6,7 @@ import RealmFormat
 /// as a person drives a terminal: keys in (`send-keys`), the screen out (`capture-pane`).
 final class Tmux {
     let executable: String
-    let socket = "realmsh-browse-test-\(ProcessInfo.processInfo.processIdentifier)"
+    let socket = "realmsh-browse-test-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
     let target = "browse"
 
     /// nil when tmux is not installed (the test is skipped then).
@@ -51,6 +51,21 @@ final class Tmux {
     /// The visible screen, one string per row.
     func screen() throws -> [String] {
         try run(["capture-pane", "-p", "-t", target]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The screen with its attributes as SGR escape sequences (`capture-pane -e`): the
+    /// parameter lists of every sequence, e.g. `["1", "7"]`, `["37", "44"]`.
+    func attributes() throws -> [[String]] {
+        let text = try run(["capture-pane", "-e", "-p", "-t", target])
+        var out = [[String]]()
+        var rest = Substring(text)
+        while let start = rest.range(of: "\u{1B}[") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(where: { !$0.isNumber && $0 != ";" }) else { break }
+            if rest[end] == "m" { out.append(rest[..<end].split(separator: ";").map(String.init)) }
+            rest = rest[rest.index(after: end)...]
+        }
+        return out
     }
 
     /// A pane format variable (`#{alternate_on}`, `#{cursor_flag}`, …).

@@ -31,7 +31,7 @@ final class TmuxBrowseTests: XCTestCase {
             exec sleep 600
             """
         try script.write(toFile: directory + "/run.sh", atomically: true, encoding: .utf8)
-        let tmux = try Tmux(executable: tmuxPath, columns: 120, rows: 30, command: "env LANG=C.UTF-8 TERM=xterm-256color sh \(directory)/run.sh")
+        let tmux = try Tmux(executable: tmuxPath, columns: 120, rows: 30, command: "env LANG=C.UTF-8 TERM=xterm-256color NO_COLOR=1 sh \(directory)/run.sh")
 
         let people = try BrowserFixtures.objects("realm-core/basic.realm", "Person")
         let dogs = try BrowserFixtures.objects("realm-core/basic.realm", "Dog")
@@ -48,6 +48,10 @@ final class TmuxBrowseTests: XCTestCase {
         XCTAssertTrue(screen[2].contains("age int?") && screen[2].contains("owner → Person"), screen[2])
         XCTAssertTrue(rowsShowing(dogs.map(name), in: screen), screen.joined(separator: "\n"))
         XCTAssertEqual(try tmux.pane("#{alternate_on}"), "1")
+        // NO_COLOR: bold, dim and reverse, no colour.
+        let sgr = try tmux.attributes()
+        XCTAssertTrue(sgr.contains { $0.contains("7") }, "\(sgr)")
+        XCTAssertFalse(sgr.contains { $0.contains { Self.isColor($0) } }, "\(sgr)")
 
         // Person: Tab to the classes, down, Tab back.
         try tmux.send("Tab", "j", "Tab")
@@ -126,6 +130,52 @@ final class TmuxBrowseTests: XCTestCase {
         kill(pid, SIGTERM)
         screen = try tmux.wait(for: "EXIT2=143")
         try assertRestored(tmux, "after2")
+    }
+
+    /// An SGR parameter that sets a colour (30–38, 40–48, 90–107; not 39 and 49, the defaults).
+    static func isColor(_ p: String) -> Bool {
+        guard let n = Int(p) else { return false }
+        return (30...38).contains(n) || (40...48).contains(n) || (90...107).contains(n)
+    }
+
+    /// `--write` in a terminal: a refused value stays to be fixed, a good one is committed, a
+    /// delete asks first, another process's commit shows; colour when NO_COLOR is not set.
+    func testWritingInATerminal() throws {
+        guard let tmuxPath = Tmux.find() else { throw XCTSkip("tmux is not installed: the tmux-driven browse test is skipped") }
+        let realmsh = try Executable.require()
+        directory = Fixtures.temporaryDirectory()
+        let path = try Fixtures.copy("realm-core/basic.realm", into: directory)
+        let tmux = try Tmux(executable: tmuxPath, columns: 120, rows: 24,
+                            command: "env -u NO_COLOR LANG=C.UTF-8 TERM=xterm-256color '\(realmsh)' browse --write --class Person '\(path)'")
+        var screen = try tmux.wait(for: "10 Person")
+        XCTAssertTrue(screen[0].hasSuffix("WRITABLE"), screen[0])
+        let colours = try tmux.attributes()
+        XCTAssertTrue(colours.contains { $0.contains { Self.isColor($0) } }, "colours without NO_COLOR: \(colours.prefix(20))")
+
+        try tmux.send("l", "l", "e")                          // Alice's age
+        screen = try tmux.wait(for: "age (int) = 18")
+        try tmux.send("C-u")
+        try tmux.type("123abc")
+        try tmux.send("Enter")
+        screen = try tmux.wait(for: "age expects an int; '123abc' is not one (nothing was written)")
+        try tmux.send("C-u")
+        try tmux.type("41")
+        try tmux.send("Enter")
+        screen = try tmux.wait(for: "Saved Person(#0).age = 41 — committed, version 5.")
+        XCTAssertTrue(screen[3].contains(" Alice ") && screen[3].contains(" 41 "), screen[3])
+
+        try tmux.send("D")
+        screen = try tmux.wait(for: "Delete Person(#0)? This sets Dog.owner to null in 2 objects. [y/N]")
+        try tmux.send("n")
+        screen = try tmux.wait(for: "Nothing was deleted.")
+
+        // Another process commits: the screen shows the new value and says so.
+        let update = try Executable.start(["update", path, "Person", "--where", "name == 'Bob'", "--set", "age=52"])
+        update.waitUntilExit()
+        XCTAssertEqual(update.terminationStatus, 0)
+        screen = try tmux.wait(for: "The file changed (another process committed): now version 6.")
+        XCTAssertTrue(screen[4].contains(" Bob ") && screen[4].contains(" 52 "), screen[4])
+        try tmux.send("q")
     }
 
     /// Normal screen, cursor visible, keypad and mouse reporting off, modes as before.

@@ -27,14 +27,24 @@ extension BrowserSession {
             line.append(i < main.count ? main[i] : Line().fitted(to: mainWidth))
             lines.append(line.fitted(to: width))
         }
-        lines.append(statusLine(width))
+        // While a line is typed, the status line carries the message about it (a refused
+        // value, completions, what the prompt takes), since the bottom line is the input.
+        if input != nil, pendingWork == nil, let message {
+            lines.append(Line([Span(text: TextWidth.cut(TextWidth.printable(message.text), width), style: message.style)]).fitted(to: width))
+        } else {
+            lines.append(statusLine(width))
+        }
         var cursor: (row: Int, column: Int)?
         if let input, pendingWork == nil {
             let (line, column) = input.line(width: width)
             lines.append(line)
             cursor = (rows - 1, column)
         } else if let confirmation {
-            lines.append(Line([Span(text: TextWidth.cut(confirmation.question, width), style: .warning)]).fitted(to: width))
+            // A long question is cut in the middle: the answer it waits for stays in sight.
+            let answer = " [y/N]"
+            var question = confirmation.question
+            if question.hasSuffix(answer), TextWidth.of(question) > width { question = TextWidth.cut(String(question.dropLast(answer.count)), width - answer.count) + answer }
+            lines.append(Line([Span(text: TextWidth.cut(question, width), style: .warning)]).fitted(to: width))
         } else if let message {
             lines.append(Line([Span(text: TextWidth.cut(TextWidth.printable(message.text), width), style: message.style)]).fitted(to: width))
         } else {

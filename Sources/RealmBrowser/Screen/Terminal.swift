@@ -147,7 +147,8 @@ final class Terminal {
             var x = 0
             for span in line.spans {
                 guard x < columns else { break }
-                wattr_set(window, attributes(span.style), 0, nil)
+                let (attrs, pair) = attributes(span.style)
+                wattr_set(window, attrs, pair, nil)
                 var text = span.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
                 // The last cell of the screen is written too; ncurses reports the cursor that
                 // cannot move past it as an error, which changes nothing on the screen.
@@ -189,26 +190,25 @@ final class Terminal {
         (7, Int16(COLOR_YELLOW), -1),                    // warnings
     ]
 
-    private func attributes(_ style: Style) -> attr_t {
+    /// The attributes and colour pair of a style (pair 0: the terminal's own colours).
+    private func attributes(_ style: Style) -> (attr_t, Int16) {
         var a: attr_t = 0
         if style.attributes.contains(.bold) { a |= realmsh_nc_bold() }
         if style.attributes.contains(.dim) { a |= realmsh_nc_dim() }
-        if style.attributes.contains(.reverse) { a |= realmsh_nc_reverse() }
+        // Reverse stands in for the title's and the selection's colours when there are none.
+        if style.attributes.contains(.reverse), !(usesColor && (style.tone == .title || style.tone == .selection)) { a |= realmsh_nc_reverse() }
         if style.attributes.contains(.underline) { a |= realmsh_nc_underline() }
-        guard usesColor else { return a }
-        let pair: attr_t
+        guard usesColor else { return (a, 0) }
         switch style.tone {
-        case .plain: return a
-        case .title: pair = 1
-        case .accent: pair = 2
-        case .link: pair = 3
-        case .error: pair = 4
-        case .success: pair = 5
-        case .selection: pair = 6
-        case .warning: pair = 7
+        case .plain: return (a, 0)
+        case .title: return (a, 1)
+        case .accent: return (a, 2)
+        case .link: return (a, 3)
+        case .error: return (a, 4)
+        case .success: return (a, 5)
+        case .selection: return (a, 6)
+        case .warning: return (a, 7)
         }
-        // COLOR_PAIR(n): the pair number in the attribute bits above the character (8 up).
-        return a | (pair << 8)
     }
 
     // MARK: restoring the terminal
