@@ -111,8 +111,6 @@ final class TablePane: Pane {
         return p.collection == nil && ["int", "float", "double", "decimal128"].contains(p.type)
     }
 
-    var currentProperty: Property? { property(columns[column]) }
-
     func moveColumn(by delta: Int) {
         column = max(0, min(columns.count - 1, column + delta))
     }
@@ -134,7 +132,7 @@ final class TablePane: Pane {
                 let isLink = property.type == "object" || value.isLink
                 return (text, isLink ? .link : .plain)
             } catch {
-                return ("⚠ \(error)", .error)
+                return ("⚠ " + BrowserSession.describe(error), .error)
             }
         }
     }
