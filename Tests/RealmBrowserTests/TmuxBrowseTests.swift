@@ -175,7 +175,12 @@ final class TmuxBrowseTests: XCTestCase {
         XCTAssertEqual(update.terminationStatus, 0)
         screen = try tmux.wait(for: "The file changed (another process committed): now version 6.")
         XCTAssertTrue(screen[4].contains(" Bob ") && screen[4].contains(" 52 "), screen[4])
-        try tmux.send("q")
+
+        // Ctrl-C quits as q does: exit status 0, normal screen, keypad and mouse off (a dead
+        // pane's cursor is tmux's to hide; the cursor is checked after q and SIGTERM above).
+        try tmux.send("C-c")
+        _ = try tmux.wait("the browser to end") { _ in (try? tmux.pane("#{pane_dead}")) == "1" }
+        XCTAssertEqual(try tmux.pane("#{pane_dead_status} #{alternate_on} #{keypad_cursor_flag} #{mouse_any_flag}"), "0 0 0 0")
     }
 
     /// Normal screen, cursor visible, keypad and mouse reporting off, modes as before.
