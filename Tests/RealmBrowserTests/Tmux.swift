@@ -24,8 +24,6 @@ final class Tmux {
             throw Failure(message: "tmux new-session failed")
         }
         try run(["set-option", "-t", target, "window-size", "manual"])
-        // A pane whose program ended stays, to be read (its exit status, its last screen).
-        try run(["set-option", "-t", target, "remain-on-exit", "on"])
     }
 
     struct Failure: Error { let message: String }
