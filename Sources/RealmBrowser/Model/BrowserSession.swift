@@ -140,7 +140,8 @@ public final class BrowserSession {
         switch key {
         case .character("q"), .control("c"): return .quit
         case .control("z"): return .suspend
-        case .tab, .backTab: focus = focus == .main || stack.isEmpty ? (sidebarWidth > 0 ? .classes : .main) : .main
+        case .tab, .backTab:
+            if focus == .classes && !stack.isEmpty { focus = .main } else if sidebarWidth > 0 { focus = .classes }
         case .character("?"): showingHelp = true
         case .control("l"), .character("R"): refresh(force: true)
         default:
