@@ -147,7 +147,7 @@ enum DeletePreview {
         guard depth < 100, let values = try? context.cells.objectValues(c, key) else { return }
         for (p, v) in zip(c.properties, values) where p.type == "object" {
             guard let target = context.cells.target(of: p), target.isEmbedded else { continue }
-            for k in PaneContext.linkedKeys(v, in: target.table.key) {
+            for k in LinkRepair.links(in: v, to: target.table.key, plainLinks: true) {
                 counts[target.name, default: 0] += 1
                 countEmbedded(target, key: k, context: context, depth: depth + 1, into: &counts)
             }

@@ -23,8 +23,8 @@ extension PaneContext {
         case let .object(key):
             return [key]
         case let .property(ref, name):
-            guard let (_, value) = try value(of: ref, name) else { return [] }
-            return Self.linkedKeys(value, in: target.table.key)
+            guard let (p, value) = try value(of: ref, name) else { return [] }
+            return LinkRepair.links(in: value, to: target.table.key, plainLinks: p.column.type == .link)
         case let .backlinks(ref, originClass, originProperty):
             guard let (_, rows, position) = locate(ref) else { return [] }
             let group = try rows.backlinks(at: position).first {
@@ -32,18 +32,6 @@ extension PaneContext {
             }
             var seen = Set<Int64>()
             return (group?.origins ?? []).filter { seen.insert($0).inserted }
-        }
-    }
-
-    /// The keys a link value holds (a link, a list or set of links, a dictionary's linked
-    /// values, the links of a Mixed), in order; typed links only to `table`.
-    static func linkedKeys(_ value: Value, in table: TableKey) -> [Int64] {
-        switch value {
-        case let .link(k): return [k]
-        case let .typedLink(t, k): return t == table ? [k] : []
-        case let .list(elements): return elements.flatMap { linkedKeys($0, in: table) }
-        case let .dictionary(entries): return entries.flatMap { linkedKeys($0.value, in: table) }
-        default: return []
         }
     }
 
