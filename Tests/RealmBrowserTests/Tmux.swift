@@ -2,11 +2,12 @@ import Foundation
 import XCTest
 import RealmFormat
 
-/// A tmux server of its own (a private socket, no configuration file) with one window, driven
+/// A tmux server of its own (a socket in the test's directory, no configuration file) with one window, driven
 /// as a person drives a terminal: keys in (`send-keys`), the screen out (`capture-pane`).
 final class Tmux {
     let executable: String
-    let socket = "realmsh-browse-test-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+    /// The server's socket, in the test's scratch directory (removed with it).
+    let socket: String
     let target = "browse"
 
     /// nil when tmux is not installed (the test is skipped then).
@@ -14,11 +15,12 @@ final class Tmux {
         ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    init(executable: String, columns: Int, rows: Int, command: String) throws {
+    init(executable: String, directory: String, columns: Int, rows: Int, command: String) throws {
         self.executable = executable
+        socket = directory + "/tmux.socket"
         // The server this starts would keep whatever Foundation's Process gives the client to
         // watch it by (so that Process never sees it end): started with posix_spawn instead.
-        let args = [executable, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", target,
+        let args = [executable, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", target,
                     "-x", String(columns), "-y", String(rows), command]
         guard let pid = Platform.spawn(executable, arguments: args), Platform.waitForExit(pid) == 0 else {
             throw Failure(message: "tmux new-session failed")
@@ -34,7 +36,7 @@ final class Tmux {
     func run(_ args: [String], capture: Bool = true) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = ["-L", socket] + args
+        p.arguments = ["-S", socket] + args
         let out = Pipe()
         p.standardOutput = capture ? out : FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

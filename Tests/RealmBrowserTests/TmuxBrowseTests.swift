@@ -31,7 +31,7 @@ final class TmuxBrowseTests: XCTestCase {
             exec sleep 600
             """
         try script.write(toFile: directory + "/run.sh", atomically: true, encoding: .utf8)
-        let tmux = try Tmux(executable: tmuxPath, columns: 120, rows: 30, command: "env LANG=C.UTF-8 TERM=xterm-256color NO_COLOR=1 sh \(directory)/run.sh")
+        let tmux = try Tmux(executable: tmuxPath, directory: directory, columns: 120, rows: 30, command: "env LANG=C.UTF-8 TERM=xterm-256color NO_COLOR=1 sh \(directory)/run.sh")
 
         let people = try BrowserFixtures.objects("realm-core/basic.realm", "Person")
         let dogs = try BrowserFixtures.objects("realm-core/basic.realm", "Dog")
@@ -145,7 +145,7 @@ final class TmuxBrowseTests: XCTestCase {
         let realmsh = try Executable.require()
         directory = Fixtures.temporaryDirectory()
         let path = try Fixtures.copy("realm-core/basic.realm", into: directory)
-        let tmux = try Tmux(executable: tmuxPath, columns: 120, rows: 24,
+        let tmux = try Tmux(executable: tmuxPath, directory: directory, columns: 120, rows: 24,
                             command: "env -u NO_COLOR LANG=C.UTF-8 TERM=xterm-256color sh -c \"'\(realmsh)' browse --write --class Person '\(path)'; echo EXIT=\\$?; exec sleep 600\"")
         var screen = try tmux.wait(for: "10 Person")
         XCTAssertTrue(screen[0].hasSuffix("WRITABLE"), screen[0])
