@@ -5,6 +5,7 @@ import PackageDescription
 // RealmFormat ← RealmQuery ← RealmShell (queries see tables, not the object-store view), and
 // RealmFormat, RealmObjects, RealmQuery ← RealmMigration ← RealmShell, and
 // RealmFormat, RealmObjects ← RealmSQLite ← RealmShell (the SQLite export).
+// RealmFormat, RealmObjects, RealmQuery ← RealmBrowser ← RealmShell (the full-screen browser).
 // Nothing outside the toolchain; C libraries from Debian only through tiny C* targets.
 let package = Package(
     name: "realmsh",
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "RealmQuery", targets: ["RealmQuery"]),
         .library(name: "RealmMigration", targets: ["RealmMigration"]),
         .library(name: "RealmSQLite", targets: ["RealmSQLite"]),
+        .library(name: "RealmBrowser", targets: ["RealmBrowser"]),
     ],
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
@@ -25,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // libsqlite3 from Debian's libsqlite3-dev, for `export --format sqlite`.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // ncurses, wide-character build, from Debian's libncurses-dev, for the browser's screen.
+        // (No pkg-config, for the reason readline has none: its flags define _XOPEN_SOURCE.)
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A header-only cache prefetch hint for the leaf scans (no library behind it).
         .systemLibrary(name: "CPrefetch"),
         // Failpoints (Writing/Failpoint.swift) exist only in debug builds, the ones `swift test` runs.
@@ -36,7 +41,10 @@ let package = Package(
         .target(name: "RealmMigration", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
         // A realm as a relational SQLite database: schema and value mapping, the writer.
         .target(name: "RealmSQLite", dependencies: ["RealmFormat", "RealmObjects", "CSQLite"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmSQLite", "CReadline"]),
+        // The Realm Browser (`realmsh browse`): a plain-Swift view model over the object-store view
+        // and queries, drawn by a thin ncurses layer.
+        .target(name: "RealmBrowser", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "CNcurses"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmSQLite", "RealmBrowser", "CReadline"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),
@@ -46,6 +54,7 @@ let package = Package(
         // RealmObjects only to lay out test files with indexed int columns (SchemaBuilder).
         .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmObjects", "RealmTestSupport"]),
         .testTarget(name: "RealmSQLiteTests", dependencies: ["RealmSQLite", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
+        .testTarget(name: "RealmBrowserTests", dependencies: ["RealmBrowser", "RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,7 @@ let package = Package(
             .product(name: "RealmFormat", package: "realmsh"),
             .product(name: "RealmQuery", package: "realmsh"),
             .product(name: "RealmObjects", package: "realmsh"),
+            .product(name: "RealmBrowser", package: "realmsh"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -68,7 +68,7 @@ extension RealmFile {
     }
 
     /// The values of one column in one cluster leaf, checked to hold one value per object.
-    func decodeColumn(_ column: Column, of objectClass: ObjectClass, in leaf: ClusterLeaf) throws(FormatError) -> [Value] {
+    public func decodeColumn(_ column: Column, of objectClass: ObjectClass, in leaf: ClusterLeaf) throws(FormatError) -> [Value] {
         guard let ref = leaf.columnRef(column.leafIndex) else {
             throw .corrupt(offset: leaf.node.ref, reason: "class '\(objectClass.name)': no data for property '\(column.name)'")
         }

@@ -61,7 +61,9 @@ public final class RealmFile {
         return version
     }
 
-    func makeClass(_ table: Table) throws(FormatError) -> ObjectClass {
+    /// The class view of any table: a listed class, or an internal table (`metadata`, `pk`, …)
+    /// seen the same way, for tools that show those too.
+    public func makeClass(_ table: Table) throws(FormatError) -> ObjectClass {
         let pk = table.primaryKeyColumn
         let properties = table.publicColumns.map { column -> Property in
             let target = column.type == .link ? column.targetTable.flatMap { snapshot.table(key: $0) } : nil

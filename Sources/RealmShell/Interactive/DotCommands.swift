@@ -13,6 +13,7 @@ struct DotCommand {
     enum Completion { case nothing, onOff, modes, classes, files, keyPath, topics }
 
     static let all: [DotCommand] = [
+        .init(name: "browse", arguments: "[CLASS]", help: "The Realm Browser on the open file, full screen (writable after .write on).", completes: .classes),
         .init(name: "classes", arguments: "", help: "List the classes with their object counts.", completes: .nothing),
         .init(name: "exit", arguments: "", help: "Leave the shell (as .quit).", completes: .nothing),
         .init(name: "follow", arguments: "CLASS.LINK[.LINK…] [where PREDICATE]", help: "Show the objects the links of the matching objects point to (as typing CLASS.LINK where …).", completes: .keyPath),
@@ -81,6 +82,10 @@ extension ShellSession {
         switch command.name {
         case "quit", "exit":
             quit()
+        case "browse":
+            guard args.count <= 1 else { throw ShellError("usage: .browse [CLASS]", code: .usage) }
+            defer { invalidate() }      // the browser may have committed
+            return try runSubcommand(BrowseCommand.self, args.flatMap { ["--class", $0] } + (writeEnabled ? ["--write"] : []), io: io, reader: reader)
         case "help":
             io.print(Self.helpText(pattern: args.first, style: .init(color: io.useColor)))
         case "classes":
