@@ -27,6 +27,9 @@ public final class Snapshot {
     var enumValueLists: [Int: EnumValueList] = [:]
     /// Whether the file was decrypted on open.
     public private(set) var isEncrypted = false
+    /// A file of formats 2–9: its on-disk structures. `image` is then the converted format-24
+    /// image every reader sees (legacy-formats.md §8).
+    public let legacy: LegacyGroup?
 
     /// Opens the file at `path` read-only (memory-mapped). With a key, the file is decrypted
     /// into memory first (§14); `isEncrypted` tells which happened.
@@ -40,21 +43,38 @@ public final class Snapshot {
         }
     }
 
-    public init(image: ByteImage) throws(FormatError) {
+    /// Opens the snapshot a file's header selects. A file of formats 2–9 is converted in
+    /// memory to the format-24 image Realm Core 13 and 14 would leave after their upgrades
+    /// (`LegacyConversion`); the snapshot reads that image, and `legacy` keeps what is on disk.
+    public convenience init(image: ByteImage) throws(FormatError) {
+        let header = try FileHeader(image: image)
+        guard header.topRef != 0, FileFormat.legacy.contains(header.fileFormat) else {
+            try self.init(image: image, header: header, legacy: nil)
+            return
+        }
+        let group = try LegacyGroup(source: Snapshot(image: image, header: header, legacy: nil, readsTables: false))
+        let converted = ByteImage(bytes: try LegacyConversion.convert(group).fileBytes())
+        try self.init(image: converted, header: FileHeader(image: converted), legacy: group)
+    }
+
+    /// `readsTables: false` reads the header and top array only (the on-disk side of a legacy
+    /// file, whose tables are not today's).
+    init(image: ByteImage, header: FileHeader, legacy: LegacyGroup?, readsTables: Bool = true) throws(FormatError) {
         self.image = image
+        self.legacy = legacy
         budget = Snapshot.budget(for: image.count)
-        header = try FileHeader(image: image)
+        self.header = header
         if header.topRef == 0 {
             top = nil
             return
         }
         let topNode = try Node(image: image, ref: header.topRef)
         top = try TopArray(node: topNode, fileSize: image.count)
-        tables = try readTables()
+        if readsTables { tables = try readTables() }
     }
 
     /// The file format as found on disk; 0 when nothing was committed (fixtures/README.md).
-    public var fileFormat: Int { header.topRef == 0 ? 0 : header.fileFormat }
+    public var fileFormat: Int { legacy?.format ?? header.fileFormat }
 
     /// Elements of width 0 take no bytes (§4.2), so an 8-byte node could claim 16 million of
     /// them. Valid ones are leaves of at most 1000 elements (§11; clusters: 256 objects, §8.3),
@@ -125,8 +145,9 @@ public final class Snapshot {
 
     public func table(key: TableKey) -> Table? {
         let index = Int(key.value & 0xFFFF)
-        guard index < tables.count, tables[index].key == key else { return nil }
-        return tables[index]
+        if index < tables.count, tables[index].key == key { return tables[index] }
+        // Removed slots (§7.2) have no entry in `tables`, so later tables sit earlier in it.
+        return tables.first { $0.key == key }
     }
 
     public func table(named name: String) -> Table? { tables.first { $0.name == name } }
