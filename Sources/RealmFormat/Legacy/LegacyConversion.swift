@@ -8,11 +8,12 @@
 /// * a one-column subtable column becomes a list of that column's type; link lists lists of
 ///   links; links stay links (nullable);
 /// * backlinks are rebuilt from the links, as Core 13 rebuilds them;
-/// * `!OID` and `!ROW_INDEX` (legacy sync bookkeeping) are dropped, as Core 13's
+/// * `!OID` and `!ROW_INDEX` (legacy sync and upgrade bookkeeping) are dropped, as Core 13's
 ///   `finalize_migration` drops them.
 /// Where Core 13 loses data or gives up, the data is shown instead (§8.3): the old Mixed
 /// column's values; a subtable of several columns as a list of embedded objects of a class
 /// `<table>_<column>`; a `pk` table naming the key property by position (Realm Java 0.80).
+/// An upgrade by Core 10–13 that was interrupted is finished the way Core 13 resumes it (§9).
 struct LegacyConversion {
     /// One slot of the resulting group: a table or the slot `pk` leaves behind.
     enum Slot {
@@ -26,6 +27,7 @@ struct LegacyConversion {
 
     /// Columns Core 13 removes at the end of its upgrade.
     static let droppedColumns: Set<String> = ["!OID", "!ROW_INDEX"]
+    static let rowIndexColumn = "!ROW_INDEX"
     static let pkTableName = "pk"
 
     static func convert(_ group: LegacyGroup) throws(FormatError) -> LegacyConversion {
@@ -40,8 +42,13 @@ struct LegacyConversion {
     private struct ColumnPlan {
         let source: LegacySpec.Column
         var model: TableModel.ColumnModel
+        /// The key the file gives the column (after Core's repair, §9), for opposite-column
+        /// slots and cluster leaves of a half-upgraded table.
+        var fileKey: ColumnKey
         /// Subtable of several columns: the embedded table (slot position) its rows go to.
         var embeddedTable: Int?
+        /// Dropped at the end (`!OID`, `!ROW_INDEX`), but read while converting.
+        var isDropped = false
     }
 
     /// One table being built: its columns, where its rows come from, its key.
@@ -50,9 +57,14 @@ struct LegacyConversion {
         let key: TableKey
         let kind: Table.Kind
         let spec: LegacySpec
-        /// The columns arrays whose rows, concatenated, are this table's objects.
-        var rowSources: [Node]
+        /// The old columns arrays whose rows, concatenated, are this table's objects (one for
+        /// a table; one per subtable for an embedded table). Empty once an upgrade moved all.
+        var rowSources: [LegacyRowSource]
         var rowCount: Int
+        /// A half-upgraded table: objects and columns already moved (§9).
+        var upgraded: Table?
+        /// The interrupted upgrade had made the objects (they keep its keys).
+        var objectsMoved = false
         var columns: [ColumnPlan] = []
         var primaryKey: ColumnKey?
     }
@@ -61,26 +73,35 @@ struct LegacyConversion {
     private var slotCount = 0
 
     private mutating func run() throws(FormatError) {
-        let pkTable = group.table(named: Self.pkTableName)
         slotCount = group.tables.count
-        for t in group.tables where t.name != Self.pkTableName {
-            let columns = try group.source.refsNode(t.columnsRef, minimum: 0, what: "columns of table '\(t.name)'")
-            var plan = TablePlan(name: t.name, key: TableKey(value: UInt32(t.position)), kind: .topLevel, spec: t.spec,
-                                 rowSources: [columns], rowCount: t.rowCount)
-            plan.columns = try columnPlans(t.spec, tableName: t.name, key: plan.key)
+        var pkPosition: Int?
+        for t in group.tables {
+            let tableKey = TableKey(value: UInt32(t.position))
+            var plan = TablePlan(name: t.name, key: tableKey, kind: .topLevel, spec: t.spec,
+                                 rowSources: t.columns.map { [LegacyRowSource(columns: $0, hasIndexSlots: t.hasIndexSlots)] } ?? [],
+                                 rowCount: t.rowCount, upgraded: t.upgraded)
+            // Core 13 converts the keys of `pk` with table key 0 (Table::migrate_column_info).
+            plan.columns = try columnPlans(t.spec, tableName: t.name, keys: t.upgraded == nil ? nil : t.columnKeys,
+                                           key: t.name == Self.pkTableName ? TableKey(value: 0) : tableKey)
             plans[t.position] = plan
+            if t.name == Self.pkTableName { pkPosition = t.position }
         }
-        if let pkTable { try applyPrimaryKeys(pkTable) }
+        if let p = pkPosition {
+            let pk = try rows(p)
+            plans[p] = nil
+            try applyPrimaryKeys(pk)
+        }
         try linkColumnsToBacklinks()
 
         var models = [Int: TableModel]()
         for position in plans.keys.sorted() { models[position] = try rows(position) }
+        try resolveLinks(&models)
         try rebuildBacklinks(&models)
 
         for position in 0..<slotCount {
             if let m = models[position] {
                 names.append(m.name)
-                slots.append(.table(m))
+                slots.append(.table(Self.droppingBookkeeping(m)))
             } else {
                 names.append("")
                 slots.append(.removed)
@@ -102,13 +123,15 @@ struct LegacyConversion {
         return out
     }
 
-    private mutating func columnPlans(_ spec: LegacySpec, tableName: String, key: TableKey) throws(FormatError) -> [ColumnPlan] {
+    /// `keys`: the keys a half-done upgrade gave the columns (§9); otherwise each column's key
+    /// starts as its Spec position (Spec::init).
+    private mutating func columnPlans(_ spec: LegacySpec, tableName: String, keys: [Int64]? = nil, key: TableKey) throws(FormatError) -> [ColumnPlan] {
         let names = Self.renamedColumns(spec.publicColumns.map(\.name))
         var out = [ColumnPlan]()
         for c in spec.columns {
-            if c.type != .backlink && Self.droppedColumns.contains(c.name) { continue }
             var type: ColumnType
-            var attributes = ColumnAttributes(rawValue: Int(c.attributes) & ~0x7)   // keys never carry indexed/unique/reserved
+            // Keys never carry the indexed and unique bits (Spec::update_colkey).
+            var attributes = ColumnAttributes(rawValue: Int(c.attributes) & ~0x3)
             var specType: Int64
             var embedded: Int?
             switch c.type {
@@ -152,20 +175,23 @@ struct LegacyConversion {
                     specType = Int64(ColumnType.linkList.rawValue)
                 }
             }
-            // Core 13 gives a column the key (index, type, attributes, table key), except that
-            // a plain int column keeps the key `index` it had before (Spec::update_colkey).
+            // Core 13 keeps a column's key when its type and attributes already match, and
+            // otherwise makes (index, type, attributes, table key) (Spec::update_colkey).
+            let existing = ColumnKey(value: keys?[c.index] ?? Int64(c.index))
+            let keyType = type == .link && attributes.contains(.list) ? ColumnType.link.rawValue : type.rawValue
             let keyAttributes = Int64(attributes.rawValue & 0xFF)
-            let keyType = Int64(type == .link && attributes.contains(.list) ? ColumnType.link.rawValue : type.rawValue)
-            let keyValue = keyType == 0 && keyAttributes == 0
-                ? Int64(c.index)
-                : Int64(c.index) | keyType << 16 | keyAttributes << 22 | Int64(key.value) << 30
+            var keyValue = existing.value
+            if c.type == .linkList || existing.rawType != keyType || Int64(existing.attributes.rawValue) != keyAttributes {
+                keyValue = Int64(existing.leafIndex) | Int64(keyType) << 16 | keyAttributes << 22 | Int64(key.value) << 30
+            }
             let indexed = c.isIndexed && c.type != .backlink
             let model = TableModel.ColumnModel(
                 name: c.type == .backlink ? "" : names[c.index], type: type, attributes: attributes,
                 key: ColumnKey(value: keyValue), specType: specType,
-                specAttributes: Int64(attributes.rawValue & ~0x1) | (indexed ? 1 : 0),
+                specAttributes: Int64(attributes.rawValue) | (indexed ? 1 : 0),
                 targetTable: nil, oppositeColumn: nil, isIndexed: indexed)
-            out.append(ColumnPlan(source: c, model: model, embeddedTable: embedded))
+            out.append(ColumnPlan(source: c, model: model, fileKey: existing, embeddedTable: embedded,
+                                  isDropped: c.type != .backlink && Self.droppedColumns.contains(c.name)))
         }
         return out
     }
@@ -198,11 +224,12 @@ struct LegacyConversion {
         var plan = TablePlan(name: name, key: TableKey(value: UInt32(position)), kind: .embedded, spec: spec,
                              rowSources: [], rowCount: 0)
         plan.columns = try columnPlans(spec, tableName: name, key: plan.key)
-        let backlinkKey = ColumnKey(value: Int64(spec.columns.count) | Int64(ColumnType.backlink.rawValue) << 16 | Int64(position) << 30)
+        let index = spec.columns.count
+        let backlinkKey = ColumnKey(value: Int64(index) | Int64(ColumnType.backlink.rawValue) << 16 | Int64(position) << 30)
         let backlink = TableModel.ColumnModel(name: "", type: .backlink, attributes: [], key: backlinkKey,
                                               specType: Int64(ColumnType.backlink.rawValue), specAttributes: 0,
                                               targetTable: nil, oppositeColumn: nil, isIndexed: false)
-        plan.columns.append(ColumnPlan(source: LegacySpec.Column.embeddedParent(index: spec.columns.count), model: backlink, embeddedTable: nil))
+        plan.columns.append(ColumnPlan(source: .embeddedParent(index: index), model: backlink, fileKey: backlinkKey, embeddedTable: nil))
         plans[position] = plan
         return position
     }
@@ -211,32 +238,21 @@ struct LegacyConversion {
 
     /// The `pk` table: one row per class with a primary key, `pk_table` naming the class
     /// (without `class_`) and `pk_property` the property (by position in Realm Java 0.80).
-    private mutating func applyPrimaryKeys(_ pk: LegacyTable) throws(FormatError) {
-        let reader = LegacyColumnReader(source: group.source, table: pk.name)
-        guard let classColumn = pk.spec.columns.first(where: { $0.name == "pk_table" }),
-              let propertyColumn = pk.spec.columns.first(where: { $0.name == "pk_property" }) else { return }
-        let classes = try stringCells(reader, classColumn, root: pk.root(of: classColumn))
-        let properties: [Value]
-        switch propertyColumn.type {
-        case .int: properties = try reader.ints(pk.root(of: propertyColumn), nullable: propertyColumn.isNullable).map { $0.map(Value.int) ?? .null }
-        case .string, .stringEnum: properties = try stringCells(reader, propertyColumn, root: pk.root(of: propertyColumn))
-        default: return
-        }
-        guard classes.count == properties.count else {
-            throw .corrupt(offset: pk.ref, reason: "table 'pk' has \(classes.count) classes for \(properties.count) properties")
-        }
-        for (cls, property) in zip(classes, properties) {
-            guard case let .string(bytes) = cls else { continue }
+    private mutating func applyPrimaryKeys(_ pk: TableModel) throws(FormatError) {
+        guard let classColumn = pk.columnIndex(named: "pk_table"),
+              let propertyColumn = pk.columnIndex(named: "pk_property") else { return }
+        for row in 0..<pk.objectCount {
+            guard case let .string(bytes) = pk.values[classColumn][row] else { continue }
             let className = String(decoding: bytes, as: UTF8.self)
-            guard let table = group.table(named: RealmClassPrefix.table(className)) ?? group.table(named: className),
+            guard let table = group.table(named: "class_" + className) ?? group.table(named: className),
                   var plan = plans[table.position] else { continue }
             let index: Int?
-            switch property {
-            case let .string(p): index = plan.columns.firstIndex { $0.model.name == String(decoding: p, as: UTF8.self) && !$0.model.isBacklink }
-            case let .int(i): index = plan.columns.firstIndex { $0.source.index == Int(i) && !$0.model.isBacklink }
+            switch pk.values[propertyColumn][row] {
+            case let .string(p): index = plan.columns.firstIndex { !$0.model.isBacklink && $0.model.name == String(decoding: p, as: UTF8.self) }
+            case let .int(i): index = plan.columns.firstIndex { !$0.model.isBacklink && $0.source.index == Int(i) }
             default: index = nil
             }
-            guard let index else { continue }
+            guard let index, !plan.columns[index].isDropped else { continue }
             plan.primaryKey = plan.columns[index].model.key
             plan.columns[index].model.isIndexed = true
             plan.columns[index].model.specAttributes |= 1
@@ -244,86 +260,121 @@ struct LegacyConversion {
         }
     }
 
-    private func stringCells(_ reader: LegacyColumnReader, _ column: LegacySpec.Column, root: Int) throws(FormatError) -> [Value] {
-        let strings = column.type == .stringEnum
-            ? try reader.enumeratedStrings(root, keys: column.enumKeysRef!, nullable: column.isNullable)
-            : try reader.strings(root, nullable: column.isNullable)
-        return strings.map { $0.map(Value.string) ?? .null }
-    }
-
     // MARK: - Links (§6)
 
-    /// Each link column's target table and backlink column, and each backlink column's origin.
+    /// Each link column's target table and backlink column, and each backlink column's origin:
+    /// from the subspecs, or — once an upgrade moved them (§9) — from the table tops.
     private mutating func linkColumnsToBacklinks() throws(FormatError) {
         for position in plans.keys.sorted() {
             var plan = plans[position]!
             for i in plan.columns.indices {
                 let c = plan.columns[i]
                 if let e = c.embeddedTable {
-                    let backlink = plans[e]!.columns.last!
+                    let b = plans[e]!.columns.count - 1
                     plan.columns[i].model.targetTable = TableKey(value: UInt32(e))
-                    plan.columns[i].model.oppositeColumn = backlink.model.key
-                    plans[e]!.columns[plans[e]!.columns.count - 1].model.targetTable = plan.key
-                    plans[e]!.columns[plans[e]!.columns.count - 1].model.oppositeColumn = c.model.key
+                    plan.columns[i].model.oppositeColumn = plans[e]!.columns[b].model.key
+                    plans[e]!.columns[b].model.targetTable = plan.key
+                    plans[e]!.columns[b].model.oppositeColumn = c.model.key
                     continue
                 }
-                guard let linked = c.source.linkedTable, c.source.type != .table else { continue }
-                guard let other = plans[linked] else {
-                    throw .corrupt(offset: plan.spec.ref, reason: "table '\(plan.name)': column \(c.source.index) links to table '\(group.tables[linked].name)', which cannot be linked to")
+                guard [.link, .linkList, .backlink].contains(c.source.type), c.model.targetTable == nil else { continue }
+                guard let (other, opposite) = oppositeColumn(of: c, in: plan, position: position) else {
+                    throw .corrupt(offset: plan.spec.ref, reason: "table '\(plan.name)': \(c.source.type.name) column \(c.source.index) has no opposite column")
                 }
-                let opposite: ColumnPlan?
-                if c.source.type == .backlink {
-                    opposite = other.columns.first { $0.source.index == c.source.originColumn && $0.source.type != .backlink }
-                } else {
-                    opposite = other.columns.first {
-                        $0.source.type == .backlink && $0.source.linkedTable == position && $0.source.originColumn == c.source.index
-                    }
-                }
-                guard let opposite else {
-                    throw .corrupt(offset: plan.spec.ref, reason: "table '\(plan.name)': \(c.source.type.name) column \(c.source.index) has no opposite column in table '\(other.name)'")
-                }
-                plan.columns[i].model.targetTable = other.key
-                plan.columns[i].model.oppositeColumn = opposite.model.key
+                plan.columns[i].model.targetTable = plans[other]!.key
+                plan.columns[i].model.oppositeColumn = plans[other]!.columns[opposite].model.key
             }
             plans[position] = plan
         }
     }
 
-    // MARK: - Rows (§5, §6)
+    /// (target table, column index in its plan) of a link or backlink column.
+    private func oppositeColumn(of c: ColumnPlan, in plan: TablePlan, position: Int) -> (Int, Int)? {
+        if let linked = c.source.linkedTable {
+            guard let other = plans[linked] else { return nil }
+            let j: Int?
+            if c.source.type == .backlink {
+                j = other.columns.firstIndex { $0.source.index == c.source.originColumn && $0.source.type != .backlink }
+            } else {
+                j = other.columns.firstIndex {
+                    $0.source.type == .backlink && $0.source.linkedTable == position && $0.source.originColumn == c.source.index
+                }
+            }
+            return j.map { (linked, $0) }
+        }
+        // Moved to the table top (§9): slots 7 and 8 at the column's leaf index name the other
+        // table's key and the opposite column's key.
+        let table = group.tables[position]
+        let leaf = c.fileKey.leafIndex
+        guard leaf < table.oppositeTables.count, leaf < table.oppositeColumns.count,
+              let other = group.tables.first(where: { $0.upgraded?.key.value == UInt32(truncatingIfNeeded: table.oppositeTables[leaf]) }),
+              let otherPlan = plans[other.position],
+              let j = otherPlan.columns.firstIndex(where: { Self.sameColumn($0.fileKey, ColumnKey(value: table.oppositeColumns[leaf])) })
+        else { return nil }
+        return (other.position, j)
+    }
 
-    /// Every object of a planned table: values of its own columns; backlinks are left empty
-    /// here and filled by `rebuildBacklinks`.
+    /// Keys name the same column when leaf index and type agree: Core's repair of backlink
+    /// keys changes their tag, and sets the opposite slots to the new keys only afterwards.
+    static func sameColumn(_ a: ColumnKey, _ b: ColumnKey) -> Bool { a.leafIndex == b.leafIndex && a.rawType == b.rawType }
+
+    // MARK: - Rows (§5, §6, §9)
+
+    /// Every object of a planned table with the values of its own columns; links hold raw
+    /// old rows (`.link`) until `resolveLinks`, backlinks are left empty for `rebuildBacklinks`.
     private mutating func rows(_ position: Int) throws(FormatError) -> TableModel {
         let plan = plans[position]!
         var model = TableModel(name: plan.name, key: plan.key, kind: plan.kind, columns: plan.columns.map(\.model),
                                primaryKey: plan.primaryKey)
         let reader = LegacyColumnReader(source: group.source, table: plan.name)
         let n = plan.rowCount
+        // Objects an interrupted upgrade already made keep their keys (Core 13 makes none
+        // when the cluster holds as many as the old columns have rows, §9).
+        let cluster = try plan.upgraded.map { t throws(FormatError) in try LegacyClusterRows(source: group.source, table: t) }
+        let moved = cluster.map { $0.objectKeys.count == n && n > 0 } ?? false
+        model.objectKeys = moved ? cluster!.objectKeys : (0..<n).map(Int64.init)
+        plans[position]!.objectsMoved = moved
         for (c, column) in plan.columns.enumerated() {
             if column.model.isBacklink {
                 model.values[c] = Array(repeating: .list([]), count: n)
                 continue
             }
+            let isLink = [.link, .linkList].contains(column.source.type)
+            let roots = plan.rowSources.map { $0.root(of: column.source) }
             var values = [Value]()
-            for columns in plan.rowSources {
-                guard let root = columns.ref(column.source.slot) else {
-                    throw reader.corrupt(columns.ref, "column '\(column.model.name)' has no data")
-                }
-                values += try cells(reader, column, root: root)
+            if !roots.isEmpty, roots.allSatisfy({ $0 != nil }), !moved || isLink {
+                for root in roots { values += try cells(reader, column, root: root!) }
+            } else if n == 0 {
+                values = []
+            } else if let cluster {
+                values = try cluster.values(specIndex: column.source.index, leafIndex: column.fileKey.leafIndex, count: n,
+                                            default: TableModel.defaultValue(for: column.model))
+            } else {
+                throw reader.corrupt(plan.spec.ref, "column '\(column.model.name)' has no data")
             }
             guard values.count == n else {
                 throw reader.corrupt(plan.spec.ref, "column '\(column.model.name)' has \(values.count) rows, the table \(n)")
             }
             model.values[c] = values
         }
-        model.objectKeys = (0..<n).map(Int64.init)
-        model.sequenceNumber = UInt64(n)
+        model.sequenceNumber = max(UInt64(n), (moved ? plan.upgraded?.sequenceNumber : nil) ?? 0)
         return model
     }
 
     /// One column's cells over one columns array.
     private mutating func cells(_ reader: LegacyColumnReader, _ column: ColumnPlan, root: Int) throws(FormatError) -> [Value] {
         let c = column.source
+        if c.isConvertedList {
+            // A subtable column an upgrade retyped but did not move yet: its rows are still
+            // one-column subtables (Core 13's copy_list).
+            let element = LegacySpec.Column.listElement(of: c)
+            return try reader.plainInts(root).map { v throws(FormatError) -> Value in
+                guard v != 0 else { return .list([]) }
+                let columns = try group.source.refsNode(Int(v), minimum: 1, what: "table '\(reader.table)': list subtable")
+                guard let r = columns.ref(0) else { return .list([]) }
+                return .list(try scalarCells(reader, element, root: r))
+            }
+        }
         switch c.type {
         case .table:
             let sub = c.subspec!
@@ -337,8 +388,8 @@ struct LegacyConversion {
                         continue
                     }
                     let start = plans[e]!.rowCount
-                    let count = try LegacyTableRows.count(reader, spec: sub, columns: columns)
-                    plans[e]!.rowSources.append(columns)
+                    let count = try LegacyRowSource.rowCount(reader, spec: sub, columns: columns)
+                    plans[e]!.rowSources.append(LegacyRowSource(columns: columns, hasIndexSlots: true))
                     plans[e]!.rowCount = start + count
                     out.append(.list((start..<(start + count)).map { .link(Int64($0)) }))
                 }
@@ -372,6 +423,9 @@ struct LegacyConversion {
         case .double:
             return try reader.floats(root, type: .double)
         case .string:
+            if let keys = c.enumKeysRef {
+                return try reader.enumeratedStrings(root, keys: keys, nullable: c.isNullable).map { $0.map(Value.string) ?? .null }
+            }
             return try reader.strings(root, nullable: c.isNullable).map { $0.map(Value.string) ?? .null }
         case .stringEnum:
             return try reader.enumeratedStrings(root, keys: c.enumKeysRef!, nullable: c.isNullable).map { $0.map(Value.string) ?? .null }
@@ -391,29 +445,80 @@ struct LegacyConversion {
         }
     }
 
+    /// Links read from old columns hold old rows; they become the target's ObjKeys: the row
+    /// itself, or — when an interrupted upgrade gave the target other keys and kept the rows
+    /// in `!ROW_INDEX` — the key of the object with that row (Core 13's migrate_links). An old
+    /// column is read by the origin object's old row, which `!ROW_INDEX` gives the same way.
+    private func resolveLinks(_ models: inout [Int: TableModel]) throws(FormatError) {
+        var rowToKey = [Int: [Int64: Int64]]()
+        var keyToRow = [Int: [Int64: Int]]()
+        for (position, m) in models {
+            guard let c = m.columnIndex(named: Self.rowIndexColumn) else { continue }
+            var forward = [Int64: Int64](), backward = [Int64: Int]()
+            for (row, key) in m.objectKeys.enumerated() {
+                if case let .int(r) = m.values[c][row] {
+                    forward[r] = key
+                    backward[key] = Int(r)
+                }
+            }
+            rowToKey[position] = forward
+            keyToRow[position] = backward
+        }
+        for (position, plan) in plans {
+            guard var m = models[position] else { continue }
+            for (c, column) in plan.columns.enumerated() where [.link, .linkList].contains(column.source.type) {
+                guard plan.rowSources.allSatisfy({ $0.root(of: column.source) != nil }), !plan.rowSources.isEmpty,
+                      let target = column.model.targetTable.map({ Int($0.value) }) else { continue }
+                let map = rowToKey[target]
+                guard plan.objectsMoved || map != nil else { continue }     // rows are keys on both sides
+                let original = m.values[c]
+                for (row, key) in m.objectKeys.enumerated() {
+                    let oldRow = keyToRow[position]?[key] ?? Int(key)
+                    guard oldRow >= 0, oldRow < original.count else {
+                        m.values[c][row] = column.source.type == .link ? .null : .list([])
+                        continue
+                    }
+                    func resolve(_ v: Value) -> Value {
+                        guard case let .link(r) = v, let map else { return v }
+                        return map[r].map(Value.link) ?? .link(-1)
+                    }
+                    switch original[oldRow] {
+                    case let .list(links): m.values[c][row] = .list(links.map(resolve))
+                    case let v: m.values[c][row] = resolve(v)
+                    }
+                }
+            }
+            models[position] = m
+        }
+    }
+
     /// Backlink cells from the links, in the order Core 13's `migrate_links` sets the links:
-    /// origin objects in key order, each list in its order. A link to a row its target table
-    /// does not have is dropped (Core 13 could not set it either).
+    /// origin objects in key order, each list in its order. A link to an object its target
+    /// table does not have is dropped (Core 13 could not set it either).
     private func rebuildBacklinks(_ models: inout [Int: TableModel]) throws(FormatError) {
         var cells = [Int: [Int: [[Int64]]]]()       // target table → backlink column → rows
-        for (position, m) in models {
-            for (c, column) in m.columns.enumerated() where column.type == .link && !column.isBacklink {
+        for position in models.keys.sorted() {
+            let m = models[position]!
+            for (c, column) in m.columns.enumerated() where column.type == .link {
                 guard let target = column.targetTable.map({ Int($0.value) }), let targetModel = models[target],
                       let b = targetModel.columns.firstIndex(where: { $0.key == column.oppositeColumn }) else {
                     throw .corrupt(offset: 0, reason: "table '\(m.name)': link column '\(column.name)' has no backlink column")
                 }
-                let targetRows = targetModel.objectCount
-                var lists = cells[target]?[b] ?? Array(repeating: [], count: targetRows)
+                var lists = cells[target]?[b] ?? Array(repeating: [], count: targetModel.objectCount)
                 for row in 0..<m.objectCount {
-                    var kept = [Value]()
                     switch m.values[c][row] {
-                    case let .link(t):
-                        if t >= 0 && t < Int64(targetRows) { lists[Int(t)].append(Int64(row)); kept = [.link(t)] }
-                        models[position]!.values[c][row] = kept.first ?? .null
+                    case let .link(k):
+                        if let t = targetModel.row(of: k) {
+                            lists[t].append(m.objectKeys[row])
+                        } else {
+                            models[position]!.values[c][row] = .null
+                        }
                     case let .list(links):
-                        for case let .link(t) in links where t >= 0 && t < Int64(targetRows) {
-                            lists[Int(t)].append(Int64(row))
-                            kept.append(.link(t))
+                        var kept = [Value]()
+                        for case let .link(k) in links {
+                            guard let t = targetModel.row(of: k) else { continue }
+                            lists[t].append(m.objectKeys[row])
+                            kept.append(.link(k))
                         }
                         if kept.count != links.count { models[position]!.values[c][row] = .list(kept) }
                     default:
@@ -429,26 +534,84 @@ struct LegacyConversion {
             }
         }
     }
+
+    /// Core 13's `finalize_migration` removes `!OID` and `!ROW_INDEX`.
+    private static func droppingBookkeeping(_ model: TableModel) -> TableModel {
+        var m = model
+        for c in stride(from: m.columns.count - 1, through: 0, by: -1)
+        where !m.columns[c].isBacklink && droppedColumns.contains(m.columns[c].name) {
+            m.columns.remove(at: c)
+            m.values.remove(at: c)
+        }
+        return m
+    }
 }
 
-/// Rows of a table or subtable: the size of its first column (legacy-formats.md §3).
-enum LegacyTableRows {
-    static func count(_ reader: LegacyColumnReader, spec: LegacySpec, columns: Node) throws(FormatError) -> Int {
+/// One old columns array whose rows belong to a table: the table's own, or one subtable's.
+struct LegacyRowSource {
+    let columns: Node
+    let hasIndexSlots: Bool
+
+    func root(of column: LegacySpec.Column) -> Int? {
+        guard column.slot >= 0 else { return nil }
+        return columns.ref(hasIndexSlots ? column.slot : column.index)
+    }
+
+    /// Rows of a subtable: the size of its first column (legacy-formats.md §3).
+    static func rowCount(_ reader: LegacyColumnReader, spec: LegacySpec, columns: Node) throws(FormatError) -> Int {
         guard let first = spec.columns.first else { return 0 }
         guard let root = columns.ref(first.slot) else { throw reader.corrupt(columns.ref, "subtable column 0 has no data") }
         return try reader.size(of: first, root: root)
     }
 }
 
-/// The object store's `class_` table prefix (object-store.md §2).
-enum RealmClassPrefix {
-    static func table(_ className: String) -> String { "class_" + className }
+/// The objects an interrupted upgrade already moved into a table's cluster tree (§9), read as
+/// today's tables are read.
+struct LegacyClusterRows {
+    let source: Snapshot
+    let table: Table
+    let objectKeys: [Int64]
+    private let leaves: [(leaf: ClusterLeaf, start: Int)]
+
+    init(source: Snapshot, table: Table) throws(FormatError) {
+        self.source = source
+        self.table = table
+        leaves = try table.clusterRef.map { r throws(FormatError) in try source.clusterLeaves(rootRef: r) } ?? []
+        var keys = [Int64]()
+        for (leaf, _) in leaves { for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) } }
+        objectKeys = keys
+    }
+
+    /// The values of the column at Spec position `specIndex`, whose data sits at `leafIndex`,
+    /// or `defaultValue` for objects whose leaves do not have the column yet (Core adds it
+    /// with its default value).
+    func values(specIndex: Int, leafIndex: Int, count: Int, default defaultValue: Value) throws(FormatError) -> [Value] {
+        guard objectKeys.count == count, let column = table.columns.first(where: { $0.specIndex == specIndex }) else {
+            return Array(repeating: defaultValue, count: count)
+        }
+        var out = [Value]()
+        out.reserveCapacity(count)
+        for (leaf, _) in leaves {
+            guard let ref = leaf.columnRef(leafIndex) else {
+                out += Array(repeating: defaultValue, count: leaf.count)
+                continue
+            }
+            out += try source.decodeColumn(ref, column: column, of: table)
+        }
+        return out
+    }
 }
 
 extension LegacySpec.Column {
     /// The backlink column an embedded table made from a subtable gets (it has no old column).
     static func embeddedParent(index: Int) -> LegacySpec.Column {
         LegacySpec.Column(index: index, name: "", type: .backlink, attributes: 0, slot: -1, linkedTable: nil,
-                          originColumn: nil, subspec: nil, enumKeysRef: nil)
+                          originColumn: nil, subspec: nil, enumKeysRef: nil, key: nil)
+    }
+
+    /// The element column of a list an upgrade made from a one-column subtable (§9).
+    static func listElement(of c: LegacySpec.Column) -> LegacySpec.Column {
+        LegacySpec.Column(index: 0, name: "", type: c.type, attributes: c.attributes & 16, slot: 0, linkedTable: nil,
+                          originColumn: nil, subspec: nil, enumKeysRef: nil, key: nil)
     }
 }

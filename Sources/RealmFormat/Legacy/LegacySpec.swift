@@ -29,6 +29,11 @@ public enum LegacyColumnType: Int, Sendable {
 /// only; backlink columns come last. The subspecs array holds, in column order, one entry per
 /// subtable column (ref to its Spec), per link or link-list column (tagged target table
 /// position) and two per backlink column (tagged origin table and origin column positions).
+///
+/// A Spec a Realm Core 10–13 upgrade has begun to convert (§9) has a sixth slot of column keys,
+/// may have converted types (a subtable column turned into a list: its element type plus the
+/// List attribute; enumerated strings typed String, their value lists then indexed by column
+/// position), and may have lost its subspecs (link targets then live in the table top).
 public struct LegacySpec: Sendable {
     public struct Column: Sendable {
         /// Position in the Spec.
@@ -50,13 +55,19 @@ public struct LegacySpec: Sendable {
         public let subspec: LegacySpec?
         /// Enumerated strings: the root of the column of distinct values.
         public let enumKeysRef: Int?
+        /// The column key a half-done upgrade gave the column (Spec slot 5), if any.
+        public let key: Int64?
 
         public var isIndexed: Bool { attributes & 1 != 0 }
         public var isNullable: Bool { attributes & 16 != 0 }
+        /// A subtable column an interrupted upgrade already turned into a list (§9).
+        public var isConvertedList: Bool { attributes & 32 != 0 && type != .linkList }
     }
 
     public let ref: Int
     public let columns: [Column]
+    /// Slot 5 exists: an upgrade by Realm Core 10 or later has begun (§9).
+    public let hasColumnKeys: Bool
 
     public var publicColumns: ArraySlice<Column> { columns.prefix { $0.type != .backlink } }
 
@@ -81,6 +92,13 @@ public struct LegacySpec: Sendable {
         }
         let subspecs = try top.ref(3).map { r throws(FormatError) in try source.refsNode(r, minimum: 0, what: "\(what): subspecs") }
         let enumKeys = try top.ref(4).map { r throws(FormatError) in try source.refsNode(r, minimum: 0, what: "\(what): enum keys") }
+        let keys = try top.ref(5).map { r throws(FormatError) in try source.plainInts(r) }
+        if let keys, keys.count != types.count {
+            throw .corrupt(offset: ref, reason: "\(what): Spec has \(types.count) types and \(keys.count) column keys")
+        }
+        // Until an upgrade converts them, value lists belong to the enumerated columns in
+        // order; afterwards each sits at its column's position (§9).
+        let enumByPosition = keys != nil && !(0..<types.count).contains { types.int($0) == Int64(LegacyColumnType.stringEnum.rawValue) }
 
         func subspecEntry(_ i: Int) throws(FormatError) -> Int64 {
             guard let subspecs, i < subspecs.count else {
@@ -107,15 +125,21 @@ public struct LegacySpec: Sendable {
                 throw .corrupt(offset: ref, reason: "\(what): column \(i) is not a backlink but comes after one or has no name")
             }
             let attributes = attrs.int(i)
-            var linked: Int?, origin: Int?, sub: LegacySpec?, keys: Int?
+            var linked: Int?, origin: Int?, sub: LegacySpec?, valuesRef: Int?
             switch type {
             case .link, .linkList:
-                linked = try tagged(subspecIndex)
+                // Without subspecs (an upgrade moved them to the table top, §9) the target is
+                // read from there.
+                if subspecs != nil || keys == nil { linked = try tagged(subspecIndex) }
                 subspecIndex += 1
             case .backlink:
-                linked = try tagged(subspecIndex)
-                origin = try tagged(subspecIndex + 1)
+                if subspecs != nil || keys == nil {
+                    linked = try tagged(subspecIndex)
+                    origin = try tagged(subspecIndex + 1)
+                }
                 subspecIndex += 2
+            case .string where enumByPosition:
+                if let enumKeys, i < enumKeys.count { valuesRef = enumKeys.ref(i) }
             case .table:
                 let v = try subspecEntry(subspecIndex)
                 guard v != 0, v & 1 == 0 else {
@@ -127,17 +151,19 @@ public struct LegacySpec: Sendable {
                 guard let enumKeys, enumIndex < enumKeys.count, let r = enumKeys.ref(enumIndex) else {
                     throw .corrupt(offset: ref, reason: "\(what): enumerated string column \(i) has no value list")
                 }
-                keys = r
+                valuesRef = r
                 enumIndex += 1
             default:
                 break
             }
             let name = i < names.count ? String(decoding: names[i] ?? [], as: UTF8.self) : ""
             columns.append(Column(index: i, name: name, type: type, attributes: attributes, slot: slot,
-                                  linkedTable: linked, originColumn: origin, subspec: sub, enumKeysRef: keys))
+                                  linkedTable: linked, originColumn: origin, subspec: sub, enumKeysRef: valuesRef,
+                                  key: keys?.int(i)))
             slot += attributes & 1 != 0 ? 2 : 1
         }
         self.ref = ref
         self.columns = columns
+        hasColumnKeys = keys != nil
     }
 }
