@@ -33,7 +33,7 @@ struct InfoCommand: Command {
                 let n = try t.clusterRef.map { r throws(FormatError) in try ClusterTree(snapshot: snapshot, rootRef: r).count() } ?? 0
                 internalCounts.append((t.name, n))
             }
-            let free = try snapshot.freeSpace()
+            let free = try Self.onDisk(snapshot).freeSpace()
             let schemaVersion = try file.schemaVersion()
             if json {
                 writeJSON(io, file: file, classes: classCounts, internals: internalCounts, free: free,
@@ -48,6 +48,10 @@ struct InfoCommand: Command {
         open.writerWarning(io)
         return .success
     }
+
+    /// The snapshot as it is on disk: a file of formats 2–9 is read through a converted image,
+    /// but its header, top array and free space are the file's own.
+    static func onDisk(_ snapshot: Snapshot) -> Snapshot { snapshot.legacy?.source ?? snapshot }
 
     static func form(_ header: FileHeader) -> String {
         if header.isStreaming { return "streaming (top ref in the footer, as written by compaction or writeCopy)" }
@@ -65,7 +69,7 @@ struct InfoCommand: Command {
 
     private func writeText(_ io: ShellIO, file: RealmFile, classes: [(String, Int)], internals: [(String, Int)],
                            free: FreeSpace, schemaVersion: Int64?, lockHeld: Bool?) {
-        let s = file.snapshot
+        let s = Self.onDisk(file.snapshot)
         let h = s.header
         let size = s.image.count
         var rows: [(String, String)] = [
@@ -84,7 +88,10 @@ struct InfoCommand: Command {
             rows.append(("Free space", "\(free.totalBytes) bytes in \(free.entries.count) ranges"))
         }
         rows.append(("Schema version", schemaVersion.map { $0 == -1 ? "not versioned" : String($0) } ?? "none (no metadata table)"))
-        rows.append(("Encrypted", s.isEncrypted ? "yes (AES-256 + HMAC-SHA224 pages)" : "no"))
+        rows.append(("Encrypted", file.snapshot.isEncrypted ? "yes (AES-256 + HMAC-SHA224 pages)" : "no"))
+        if file.snapshot.legacy != nil {
+            rows.append(("Read as", "converted in memory as Realm Core 13 upgrades it (the file is not changed; 'realmsh upgrade' writes that copy)"))
+        }
         rows.append(("Lock", Self.lockText(lockHeld)))
         if file.isRawForm { rows.append(("Layout", "plain core file (no object-store classes): tables shown under their own names")) }
         let width = rows.map { $0.0.count }.max() ?? 0
@@ -117,7 +124,7 @@ struct InfoCommand: Command {
 
     private func writeJSON(_ io: ShellIO, file: RealmFile, classes: [(String, Int)], internals: [(String, Int)],
                            free: FreeSpace, schemaVersion: Int64?, lockHeld: Bool?) {
-        let s = file.snapshot
+        let s = Self.onDisk(file.snapshot)
         var out = JSONEmitter(sink: io.stdout)
         out.beginObject()
         out.key("path"); out.string(file.path)
@@ -134,7 +141,7 @@ struct InfoCommand: Command {
         out.key("freeBytes"); out.int(Int64(free.totalBytes))
         out.key("freeRanges"); out.int(Int64(free.entries.count))
         out.key("schemaVersion"); if let v = schemaVersion { out.int(v) } else { out.null() }
-        out.key("encrypted"); out.bool(s.isEncrypted)
+        out.key("encrypted"); out.bool(file.snapshot.isEncrypted)
         out.key("lockHeld"); if let l = lockHeld { out.bool(l) } else { out.null() }
         out.key("rawForm"); out.bool(file.isRawForm)
         for (key, list) in [("classes", classes), ("internalTables", internals)] {
