@@ -76,6 +76,10 @@ public final class Snapshot {
     /// The file format as found on disk; 0 when nothing was committed (fixtures/README.md).
     public var fileFormat: Int { legacy?.format ?? header.fileFormat }
 
+    /// The format of the structures this snapshot reads: a file of formats 2–9 is read
+    /// through its converted format-24 image, so decoding and index use follow 24.
+    public var layoutFormat: Int { legacy == nil ? fileFormat : 24 }
+
     /// Elements of width 0 take no bytes (§4.2), so an 8-byte node could claim 16 million of
     /// them. Valid ones are leaves of at most 1000 elements (§11; clusters: 256 objects, §8.3),
     /// except the plain backlink arrays of formats ≤ 23 (§10.6), where a width of 0 would mean

@@ -394,7 +394,7 @@ final class VerificationRun {
                     + "\(column.type.propertyTypeName)\(column.collection.map { " \($0.rawValue)" } ?? ""), "
                     + "not int, string, objectId or uuid")
         }
-        if snapshot.fileFormat >= 22 && column.searchIndexRef == nil {
+        if snapshot.layoutFormat >= 22 && column.searchIndexRef == nil {
             problem(table.ref, "table '\(table.name)': primary key column '\(column.name)' has no search index")
         }
     }
