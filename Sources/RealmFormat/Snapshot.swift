@@ -29,18 +29,28 @@ public final class Snapshot {
     public private(set) var isEncrypted = false
     /// A file of formats 2–9: its on-disk structures. `image` is then the converted format-24
     /// image every reader sees (legacy-formats.md §8).
-    public let legacy: LegacyGroup?
+    public private(set) var legacy: LegacyGroup?
 
     /// Opens the file at `path` read-only (memory-mapped). With a key, the file is decrypted
     /// into memory first (§14); `isEncrypted` tells which happened.
-    public convenience init(path: String, key: EncryptionKey? = nil) throws(FormatError) {
-        let raw = try ByteImage.mapping(path: path)
-        if let key {
-            try self.init(image: EncryptedFile.decrypt(raw, key: key))
-            isEncrypted = true
+    ///
+    /// `convertingLegacy: false` (what `info` needs) leaves a file of formats 2–9 unconverted:
+    /// the snapshot then reads the file as it is — header, top array, free space, no tables —
+    /// and `legacy` has the old group, whose `catalogue()` names the classes and counts them.
+    public convenience init(path: String, key: EncryptionKey? = nil, convertingLegacy: Bool = true) throws(FormatError) {
+        var image = try ByteImage.mapping(path: path)
+        if let key { image = try EncryptedFile.decrypt(image, key: key) }
+        if convertingLegacy {
+            try self.init(image: image)
         } else {
-            try self.init(image: raw)
+            let header = try FileHeader(image: image)
+            let legacy = header.topRef != 0 && FileFormat.legacy.contains(header.fileFormat)
+            try self.init(image: image, header: header, legacy: nil, readsTables: !legacy)
+            if legacy {
+                self.legacy = try LegacyGroup(source: Snapshot(image: image, header: header, legacy: nil, readsTables: false))
+            }
         }
+        isEncrypted = key != nil
     }
 
     /// Opens the snapshot a file's header selects. A file of formats 2–9 is converted in
@@ -78,7 +88,11 @@ public final class Snapshot {
 
     /// The format of the structures this snapshot reads: a file of formats 2–9 is read
     /// through its converted format-24 image, so decoding and index use follow 24.
-    public var layoutFormat: Int { legacy == nil ? fileFormat : 24 }
+    public var layoutFormat: Int { legacy == nil || isLegacyCatalogue ? fileFormat : 24 }
+
+    /// A file of formats 2–9 opened without conversion (`convertingLegacy: false`): its
+    /// tables are in `legacy.catalogue()`, not in `tables`.
+    public var isLegacyCatalogue: Bool { legacy.map { $0.source.image.storage === image.storage } ?? false }
 
     /// Elements of width 0 take no bytes (§4.2), so an 8-byte node could claim 16 million of
     /// them. Valid ones are leaves of at most 1000 elements (§11; clusters: 256 objects, §8.3),

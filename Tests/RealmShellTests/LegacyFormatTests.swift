@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 import RealmTestSupport
 import XCTest
 
@@ -126,6 +127,32 @@ final class LegacyFormatTests: XCTestCase {
             let era = realmsh("info", "--format", "json", Fixtures.publicFixtures().first { $0.format == format && $0.keyHex == nil }!.path)
             XCTAssertTrue(era.out.contains("\"era\": \"Realm Core "), "format \(format): \(era.out)")
         }
+    }
+
+    /// `info` reads an old file's classes and counts from its old structures, without
+    /// converting it (§8.4): the same classes, counts and schema version the export shows.
+    func testInfoOfAnOldFileCountsWhatTheConversionHolds() throws {
+        var checked = 0
+        for f in Fixtures.publicFixtures() where f.isLegacy {
+            let key = try keyArguments(f)
+            let info = realmsh(["info", "--format", "json"] + key + [f.path])
+            let export = realmsh(["export", "--format", "json"] + key + [f.path])
+            let i = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(info.stdout)) as? [String: Any], f.name)
+            let e = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(export.stdout)) as? [String: Any], f.name)
+            let embedded = Set(((e["classes"] as? [[String: Any]]) ?? []).filter { $0["embedded"] as? Bool == true }.compactMap { $0["name"] as? String })
+            var counted = [String: Int]()
+            for c in (i["classes"] as? [[String: Any]]) ?? [] where !embedded.contains(c["name"] as? String ?? "") {
+                counted[c["name"] as? String ?? ""] = c["objects"] as? Int
+            }
+            let exported = ((e["objects"] as? [String: [Any]]) ?? [:]).mapValues(\.count)
+            XCTAssertEqual(counted, exported, f.name)
+            XCTAssertEqual(i["schemaVersion"] as? Int, e["schemaVersion"] as? Int, f.name)
+            checked += 1
+        }
+        XCTAssertEqual(checked, 98)
+        let snapshot = try Snapshot(path: Fixtures.path("public/java__default1.realm"), convertingLegacy: false)
+        XCTAssertTrue(snapshot.isLegacyCatalogue)
+        XCTAssertTrue(snapshot.tables.isEmpty, "nothing converted")
     }
 
     func testWritesIntoAnOldFileAreRefusedWithTheAdviceToUpgradeACopy() throws {
