@@ -20,7 +20,10 @@ extension LegacyGroup {
     /// one column becomes embedded objects, §8.3): only converting names and counts them.
     public func catalogue() throws(FormatError) -> LegacyCatalogue? {
         let nested = tables.contains { t in
-            t.spec.columns.contains { $0.type == .table && $0.subspec?.columns.count != 1 }
+            t.spec.columns.contains { c in
+                guard c.type == .table, let sub = c.subspec else { return false }
+                return sub.columns.count != 1 || LegacyConversion.listElementType(sub.columns[0].type) == nil
+            }
         }
         if nested { return nil }
         let entries = tables.filter { $0.name != LegacyConversion.pkTableName }.map {

@@ -18,6 +18,8 @@ struct LegacyColumnReader {
     /// Rows of a column, from the root alone: the total in an inner root's last slot, or the
     /// leaf's element count (§5.1).
     func size(of column: LegacySpec.Column, root: Int) throws(FormatError) -> Int {
+        // A subtable column an upgrade retyped (§9) is still a column of subtable refs.
+        if column.isConvertedList { return try treeSize(root, nullMarker: false) }
         switch column.type {
         case .timestamp:
             return try treeSize(timestampTrees(root).seconds, nullMarker: true)
