@@ -90,6 +90,11 @@ public final class Snapshot {
     /// through its converted format-24 image, so decoding and index use follow 24.
     public var layoutFormat: Int { legacy == nil || isLegacyCatalogue ? fileFormat : 24 }
 
+    /// The logical bytes of the file as they are on disk (decrypted): `image`, except for a
+    /// converted file of formats 2–9, whose image is the conversion's. What re-encrypting or
+    /// decrypting a file copies.
+    public var diskImage: ByteImage { legacy?.source.image ?? image }
+
     /// A file of formats 2–9 opened without conversion (`convertingLegacy: false`): its
     /// tables are in `legacy.catalogue()`, not in `tables`.
     public var isLegacyCatalogue: Bool { legacy.map { $0.source.image.storage === image.storage } ?? false }

@@ -160,12 +160,26 @@ final class LegacyFormatTests: XCTestCase {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for args in [["update", path, "Person", "--all", "--set", "age=1"],
                      ["insert", path, "Person", #"[{"age": 1, "fullName": "x"}]"#],
-                     ["delete", path, "Person", "--all"]] {
+                     ["delete", path, "Person", "--all"], ["compact", path], ["compact", "-o", scratch + "/c.realm", path]] {
             let run = realmsh(args)
             XCTAssertEqual(run.code, 69, "\(args[0]): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("file format 9") && run.stderr.contains("upgrade"), run.stderr)
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch + "/c.realm"))
+    }
+
+    /// Encrypting, decrypting and changing the key keep an old file's bytes as they are (the
+    /// page encryption does not care about the format): no conversion sneaks in.
+    func testEncryptionCommandsKeepAnOldFileAsItIs() throws {
+        let f = try XCTUnwrap(Fixtures.publicFixtures().first { $0.name == "core__0.98.0-alltypes-default-encrypted.realm" })
+        let key = try keyArguments(f)
+        let plain = scratch + "/plain.realm"
+        let decrypt = realmsh(["decrypt", "-o", plain] + key + [f.path])
+        XCTAssertEqual(decrypt.code, 0, decrypt.stderr)
+        let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: plain)).prefix(24))
+        XCTAssertEqual(header[20 + Int(header[23] & 1)], 3, "still format 3")
+        XCTAssertEqual(realmsh("export", plain).out, realmsh(["export"] + key + [f.path]).out)
     }
 
     /// A 0-byte file is a Realm nobody committed to yet (java__test_no_overwrite.realm).

@@ -93,7 +93,7 @@ struct CompactCommand: Command {
             }
             if let outputKey { bytes = try EncryptedFile.encrypt(bytes, key: outputKey) }
         } catch {
-            throw ShellError.from(error, path: path)
+            throw WriteSupport.failure(error, path: path)      // "cannot write" (an old format) is 69
         }
         let destination = output ?? path
         try OutputFile.write(bytes, to: destination, mode: outputKey == nil && inputKey != nil ? 0o600 : 0o644,
