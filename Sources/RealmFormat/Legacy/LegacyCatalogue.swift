@@ -9,7 +9,7 @@ public struct LegacyCatalogue: Sendable {
         public let objects: Int
     }
 
-    /// In group order, without `pk`.
+    /// In group order, without `pk` (and `!UPDATE_PROGRESS`, §9).
     public let tables: [Entry]
     /// `metadata.version` of the first row (−1: not versioned), nil without that table.
     public let schemaVersion: Int64?
@@ -26,7 +26,7 @@ extension LegacyGroup {
             }
         }
         if nested { return nil }
-        let entries = tables.filter { $0.name != LegacyConversion.pkTableName }.map {
+        let entries = tables.filter { ![LegacyConversion.pkTableName, LegacyConversion.progressTableName].contains($0.name) }.map {
             LegacyCatalogue.Entry(name: $0.name, objects: $0.rowCount)
         }
         return LegacyCatalogue(tables: entries, schemaVersion: try schemaVersion())

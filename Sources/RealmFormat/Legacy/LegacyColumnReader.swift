@@ -46,11 +46,8 @@ struct LegacyColumnReader {
             }
             return Int(min(total, UInt64(Int.max)))
         }
-        if nullMarker {
-            guard node.count >= 1 else { throw corrupt(root, "nullable integer leaf lacks its null marker") }
-            return node.count - 1
-        }
-        return node.count
+        // A nullable leaf without even its null marker holds nothing (`verify` reports it).
+        return nullMarker ? max(node.count - 1, 0) : node.count
     }
 
     // MARK: - Integers (§5.2)
@@ -61,7 +58,7 @@ struct LegacyColumnReader {
         try forEachLeaf(root) { leaf throws(FormatError) in
             guard leaf.header.widthType == .bits else { throw corrupt(leaf.ref, "integer leaf is not an integer array") }
             if nullable {
-                guard leaf.count >= 1 else { throw corrupt(leaf.ref, "nullable integer leaf lacks its null marker") }
+                guard leaf.count >= 1 else { return }       // no marker, no values (`verify` reports it)
                 let marker = leaf.int(0)
                 for i in 1..<leaf.count {
                     let v = leaf.int(i)

@@ -29,6 +29,8 @@ struct LegacyConversion {
     static let droppedColumns: Set<String> = ["!OID", "!ROW_INDEX"]
     static let rowIndexColumn = "!ROW_INDEX"
     static let pkTableName = "pk"
+    /// Core 13 keeps its progress in this table while it upgrades, and removes it at the end.
+    static let progressTableName = "!UPDATE_PROGRESS"
 
     static func convert(_ group: LegacyGroup) throws(FormatError) -> LegacyConversion {
         var c = LegacyConversion(group: group)
@@ -75,7 +77,7 @@ struct LegacyConversion {
     private mutating func run() throws(FormatError) {
         slotCount = group.tables.count
         var pkPosition: Int?
-        for t in group.tables {
+        for t in group.tables where t.name != Self.progressTableName {
             let tableKey = TableKey(value: UInt32(t.position))
             var plan = TablePlan(name: t.name, key: tableKey, kind: .topLevel, spec: t.spec,
                                  rowSources: t.columns.map { [LegacyRowSource(columns: $0, hasIndexSlots: t.hasIndexSlots)] } ?? [],
