@@ -4,8 +4,8 @@
 #   Fuzz/build.sh                 build the fuzzer
 #   Fuzz/build.sh --corpus DIR    build it, then seed DIR with the small fixtures
 #
-# The sources of RealmFormat and RealmObjects (every subfolder: Writing/, SearchIndex/, Legacy/)
-# are compiled together with Fuzz/ReaderFuzzer.swift
+# The sources of RealmFormat (every folder: Writing/, SearchIndex/, Legacy/) and the reading
+# half of RealmObjects (its top folder) are compiled together with Fuzz/ReaderFuzzer.swift
 # as one module named RealmFormat: the `import RealmFormat` lines of RealmObjects then name the
 # module being compiled and are ignored (a warning), and the fuzz file needs no import.
 set -eu
@@ -37,8 +37,10 @@ rm -f "$out/reader-fuzzer"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
     -swift-version 6 -module-name RealmFormat -suppress-warnings -use-ld=lld \
     -module-cache-path "$out/module-cache" \
+    -I "$root/Sources/CCrypto" -I "$root/Sources/CPrefetch" \
     "$root/Fuzz/ReaderFuzzer.swift" \
-    $(find "$root/Sources/RealmFormat" "$root/Sources/RealmObjects" -name '*.swift' | sort) \
+    $(find "$root/Sources/RealmFormat" -name '*.swift' | sort) \
+    "$root"/Sources/RealmObjects/*.swift \
     -o "$out/reader-fuzzer"
 echo "built $out/reader-fuzzer"
 

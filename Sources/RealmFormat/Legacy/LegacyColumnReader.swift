@@ -234,47 +234,47 @@ struct LegacyColumnReader {
         guard types.count == data.count else {
             throw corrupt(root, "Mixed column has \(types.count) types for \(data.count) values")
         }
-        var blobCache: [[UInt8]?]?
-        var timestampCache: [Timestamp?]?
-        func blob(_ i: UInt64) throws(FormatError) -> [UInt8] {
-            if blobCache == nil {
-                guard let r = parts.blobs else { throw corrupt(root, "Mixed string or binary without a blob column") }
-                blobCache = try binaries(r, nullable: true)
-            }
-            guard i < UInt64(blobCache!.count), let b = blobCache![Int(i)] else {
-                throw corrupt(root, "Mixed value refers to a missing blob \(i)")
-            }
-            return b
+        // The side columns, read when some value is stored in them.
+        var blobs = [[UInt8]?](), timestamps = [Timestamp?]()
+        if types.contains(where: { $0 == 2 || $0 == 4 }) {
+            guard let r = parts.blobs else { throw corrupt(root, "Mixed string or binary without a blob column") }
+            blobs = try binaries(r, nullable: true)
         }
-        func timestamp(_ i: UInt64) throws(FormatError) -> Timestamp? {
-            if timestampCache == nil {
-                guard let r = parts.timestamps else { throw corrupt(root, "Mixed timestamp without a timestamp column") }
-                timestampCache = try timestamps(r)
-            }
-            guard i < UInt64(timestampCache!.count) else { throw corrupt(root, "Mixed value refers to a missing timestamp \(i)") }
-            return timestampCache![Int(i)]
+        if types.contains(8) {
+            guard let r = parts.timestamps else { throw corrupt(root, "Mixed timestamp without a timestamp column") }
+            timestamps = try self.timestamps(r)
         }
         let signBit = UInt64(1) << 63
-        return try zip(types, data).map { type, raw throws(FormatError) in
+        var out = [Value]()
+        out.reserveCapacity(types.count)
+        for (type, raw) in zip(types, data) {
             let v = UInt64(bitPattern: raw) >> 1       // 63 bits; the sign sits in the type
             switch type {
-            case 0: return .int(Int64(bitPattern: v))
-            case 12: return .int(Int64(bitPattern: v | signBit))
-            case 1: return .bool(v != 0)
-            case 2:
-                var s = try blob(v)
-                guard s.popLast() == 0 else { throw corrupt(root, "Mixed string without its terminating byte") }
-                return .string(s)
-            case 4: return .binary(try blob(v))
-            case 5: return .null
-            case 7: return .timestamp(Timestamp(seconds: Int64(bitPattern: v), nanoseconds: 0))
-            case 8: return try timestamp(v).map(Value.timestamp) ?? .null
-            case 9: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: v)))
-            case 10: return .double(Double(bitPattern: v))
-            case 11: return .double(Double(bitPattern: v | signBit))
+            case 0: out.append(.int(Int64(bitPattern: v)))
+            case 12: out.append(.int(Int64(bitPattern: v | signBit)))
+            case 1: out.append(.bool(v != 0))
+            case 2, 4:
+                guard v < UInt64(blobs.count), var b = blobs[Int(v)] else {
+                    throw corrupt(root, "Mixed value refers to a missing blob \(v)")
+                }
+                if type == 4 {
+                    out.append(.binary(b))
+                } else {
+                    guard b.popLast() == 0 else { throw corrupt(root, "Mixed string without its terminating byte") }
+                    out.append(.string(b))
+                }
+            case 5: out.append(.null)
+            case 7: out.append(.timestamp(Timestamp(seconds: Int64(bitPattern: v), nanoseconds: 0)))
+            case 8:
+                guard v < UInt64(timestamps.count) else { throw corrupt(root, "Mixed value refers to a missing timestamp \(v)") }
+                out.append(timestamps[Int(v)].map(Value.timestamp) ?? .null)
+            case 9: out.append(.float(Float(bitPattern: UInt32(truncatingIfNeeded: v))))
+            case 10: out.append(.double(Double(bitPattern: v)))
+            case 11: out.append(.double(Double(bitPattern: v | signBit)))
             default: throw corrupt(root, "Mixed value of unknown type \(type)")
             }
         }
+        return out
     }
 
     // MARK: - Subtables (§6.4)

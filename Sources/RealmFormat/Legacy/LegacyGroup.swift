@@ -147,7 +147,7 @@ public final class LegacyTable {
             guard t < group.tables.count else {
                 throw .corrupt(offset: spec.ref, reason: "table '\(name)': column \(c.index) (\(c.type.name)) names table \(t), which does not exist")
             }
-            if c.type == .backlink {
+            if c.type == .backlink, group.tables[t].upgraded == nil {
                 let origin = group.tables[t].spec.columns
                 guard let o = c.originColumn, o < origin.count, [.link, .linkList].contains(origin[o].type),
                       origin[o].linkedTable == position else {
