@@ -83,7 +83,9 @@ public final class Snapshot {
         if readsTables { tables = try readTables() }
     }
 
-    /// The file format as found on disk; 0 when nothing was committed (fixtures/README.md).
+    /// The file format as found on disk: the selected slot's header byte, also when nothing
+    /// was committed (0 for a file Realm just created; `java__sizefile.realm`'s says 2, and its
+    /// dump agrees, whatever fixtures/README.md says about top ref 0).
     public var fileFormat: Int { legacy?.format ?? header.fileFormat }
 
     /// The format of the structures this snapshot reads: a file of formats 2–9 is read
