@@ -25,6 +25,13 @@ public enum Value: Sendable, Equatable {
     case dictionary([DictionaryEntry])
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
+    /// A list or dictionary (nested, in a Mixed).
+    public var isCollection: Bool {
+        switch self {
+        case .list, .dictionary: return true
+        default: return false
+        }
+    }
 }
 
 public struct DictionaryEntry: Sendable, Equatable {

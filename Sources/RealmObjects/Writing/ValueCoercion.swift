@@ -120,7 +120,8 @@ enum ValueCoercion {
                 try checkDictionaryKey(k)
                 entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try mixed(v, depth: depth + 1, links: links)))
             }
-            return .dictionary(entries)
+            // Keys in Realm's order, as for a dictionary property (§10.3).
+            return .dictionary(LeafEncoder.dictionaryOrder(entries))
         }
     }
 
