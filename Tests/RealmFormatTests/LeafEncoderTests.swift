@@ -703,7 +703,7 @@ final class LeafEncoderTests: XCTestCase {
                         let ordered = LeafEncoder.setOrder(input, type: column.type)
                         XCTAssertEqual(ordered.count, stored.count, what)
                         if (column.type == .float || column.type == .double) && stored.contains(where: Self.isNaN) {
-                            XCTAssertTrue(Self.same(ordered, Self.realmInsertion(input)), "\(what): \(ordered) is not Realm's insertion order")
+                            XCTAssertTrue(Self.same(ordered, StoredValueModel.realmInsertion(input)), "\(what): \(ordered) is not Realm's insertion order")
                             XCTAssertTrue(Self.same(Self.withoutNaN(ordered).sorted { LeafEncoder.setCompare($0, $1, type: .double) < 0 },
                                                     Self.withoutNaN(stored)), what)
                         } else {
@@ -729,33 +729,6 @@ final class LeafEncoderTests: XCTestCase {
     }
 
     static func withoutNaN(_ values: [Value]) -> [Value] { values.filter { !isNaN($0) } }
-
-    /// Realm Core's `Set<float/double>::insert` of each element in turn, written out plainly:
-    /// `std::lower_bound` under IEEE `<` (null below everything), then insert unless an equal
-    /// element (or, as realmsh keeps sets, any NaN for a NaN) is already there.
-    static func realmInsertion(_ elements: [Value]) -> [Value] {
-        func number(_ v: Value) -> Double? {
-            if case let .float(f) = v { return Double(f) }
-            if case let .double(d) = v { return d }
-            return nil
-        }
-        var out: [Value] = []
-        for v in elements {
-            let x = number(v)
-            if out.contains(where: { u in
-                let y = number(u)
-                return (x == nil && y == nil) || (x != nil && y != nil && (x! == y! || (x!.isNaN && y!.isNaN)))
-            }) { continue }
-            var first = 0, count = out.count
-            while count > 0 {
-                let step = count / 2, middle = first + step
-                let less: Bool = x.map { x in number(out[middle]).map { $0 < x } ?? true } ?? false
-                if less { first = middle + 1; count -= step + 1 } else { count = step }
-            }
-            out.insert(v, at: first)
-        }
-        return out
-    }
 
     func testSetOrderRules() throws {
         let d = { (c: UInt128, e: Int) in Value.decimal(Decimal128(negative: false, coefficient: c, exponent: e)) }

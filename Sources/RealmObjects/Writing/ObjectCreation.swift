@@ -137,7 +137,7 @@ extension RealmWriter {
         let editor = try self.editor(c.table.position)
         guard let column = editor.columnIndex(key: p.column.key), editor.contains(key) else { return }
         let old = try editor.value(key, column: column)
-        guard old != value else { return }
+        guard !old.isIdentical(to: value) else { return }
         if p.collection == .set, Self.sameElements(old, value, type: p.column.type) { return }
         try editor.set(key, column: column, value)
         try linksChanged(in: editor, column: column, key: key, from: old, to: value)
