@@ -16,7 +16,8 @@ import XCTest
 ///
 /// `REALMSH_RANDOM_WRITE_STEPS` (default 200), `REALMSH_RANDOM_WRITE_SEED` (19) and
 /// `REALMSH_RANDOM_WRITE_OBJECTS` (live AllTypes objects kept around, default 60) make long
-/// runs.
+/// runs; `REALMSH_RANDOM_WRITE_CHECK` names a program run on the file after every step (a
+/// Realm Core verifier built outside the repository, say), whose non-zero exit fails the step.
 final class RandomWriteModelTests: XCTestCase {
     struct Stop: Error {}
 
@@ -84,6 +85,7 @@ final class RandomWriteModelTests: XCTestCase {
                 throw Stop()
             }
             try check(what, dump: step % 25 == 24 || step == steps - 1)
+            if step % 500 == 499 { print("random writes: seed \(seed), \(step + 1) steps clean, \(model.count) AllTypes objects") }
         }
         print("random writes: seed \(seed), \(steps) steps clean (\(counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))), \(model.count) AllTypes objects at the end")
     }
@@ -507,6 +509,18 @@ final class RandomWriteModelTests: XCTestCase {
                     failures.append("\(c.name) \(key).\(c.properties[i].name): expected \(want[i]), read \(row[i])")
                 }
             }
+        }
+        if let checker = ProcessInfo.processInfo.environment["REALMSH_RANDOM_WRITE_CHECK"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: checker)
+            process.arguments = [path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationStatus != 0 { failures.append("\(checker) exits \(process.terminationStatus): \(text)") }
         }
         if dump {
             let sink = MemorySink()

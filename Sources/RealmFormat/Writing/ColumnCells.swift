@@ -349,6 +349,9 @@ struct ColumnCells {
                 break
             }
             let roots = try snapshot.node(ref)
+            guard roots.hasRefs, roots.header.widthType == .bits else {
+                throw .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' holds no collection refs")
+            }
             try check(roots.count)
             cells.values.reserveCapacity(roots.count)
             cells.committedRefs.reserveCapacity(roots.count)
