@@ -124,6 +124,14 @@ public final class TableData {
         return snapshot.integerColumn(rootRef: root, leafIndex: column.leafIndex, nullable: nullable)
     }
 
+    /// A plain string property's leaves checked whole for scanning (`Snapshot.stringColumn`,
+    /// kept by the snapshot); nil as for `integerColumn`, and for enumerated columns.
+    func stringColumn(_ column: Column) -> StringColumn? {
+        guard column.collection == nil, column.type == .string, table.enumValuesRef(for: column) == nil,
+              let root = table.clusterRef, !isHidden else { return nil }
+        return snapshot.stringColumn(rootRef: root, leafIndex: column.leafIndex)
+    }
+
     public func count() throws -> Int {
         let l = try leaves()
         guard let last = l.last else { return 0 }

@@ -1,0 +1,345 @@
+/// One plain (not enumerated) string property's leaves across a whole cluster tree
+/// (realm-format.md §8.1, §9.4), each checked once, when the snapshot makes the column
+/// (`Snapshot.stringColumn`): a short leaf's slots, a medium leaf's ends (each value inside the
+/// blob after the previous one, with its terminating byte unless it is null) and whether any
+/// of its null flags is set. A scan then reads only the slots, ends and blob bytes: no node
+/// header, no check and no reference count per leaf, and the next leaves' bytes are asked for
+/// ahead. Big leaves (§9.4.3: a node per value) are read through `StringLeafReader`.
+///
+/// A snapshot never changes, so what was checked stays true; the column is kept like the
+/// snapshot's leaf list and serves every later query on that snapshot.
+public final class StringColumn {
+    enum Leaf {
+        /// §9.4.1: `width`-byte slots (0: every value null).
+        case short(slots: UnsafeRawBufferPointer, width: Int)
+        /// §9.4.2, checked: value i is `blob[end(i − 1) ..< end(i) − 1]`; `nulls` only when a
+        /// flag is set.
+        case medium(blob: UnsafeRawBufferPointer, ends: PackedInts, nulls: PackedInts?)
+        /// Anything else valid (big values): read through `StringLeafReader`.
+        case general(ref: Int)
+    }
+
+    /// Owner of the bytes `leaves` point into: kept alive as long as the column.
+    let image: ByteImage
+    let leaves: [Leaf]
+    /// Row of each leaf's first object, and its number of objects.
+    let starts: [Int]
+    let counts: [Int]
+    let widest: Int
+
+    /// As `IntegerColumn.prefetchDistance`.
+    static let prefetchDistance = 8
+
+    init(image: ByteImage, leaves: [Leaf], starts: [Int], counts: [Int]) {
+        self.image = image
+        self.leaves = leaves
+        self.starts = starts
+        self.counts = counts
+        widest = counts.max() ?? 0
+    }
+
+    /// Sets bit `row` of `words` for each row whose bit is set in `candidates` and whose value
+    /// passes `test` (bits are ORed in). A leaf whose rows are all candidates is tested value
+    /// after value, 64 to a word; others only at their candidates. `snapshot` reads the big
+    /// leaves.
+    public func mark(_ test: StringScanTest, candidates: [UInt64], into words: inout [UInt64], snapshot: Snapshot) throws(FormatError) {
+        switch test.shape {
+        case let .constant(c): try mark(ConstantTest(result: c), test, candidates, &words, snapshot)
+        case let .equal(p): try mark(EqualTest(pattern: p), test, candidates, &words, snapshot)
+        case let .prefix(p): try mark(PrefixTest(pattern: p), test, candidates, &words, snapshot)
+        case let .suffix(p): try mark(SuffixTest(pattern: p), test, candidates, &words, snapshot)
+        case let .contains(p):
+            if p.count > 0, !test.nullMatches, !test.inverted, test.confirm == nil {
+                try markContaining(p, test, candidates, &words, snapshot)
+            } else {
+                try mark(ContainsTest(pattern: p), test, candidates, &words, snapshot)
+            }
+        case let .segments(prefix, middles, suffix):
+            try mark(SegmentsTest(prefix: prefix, middles: middles, suffix: suffix), test, candidates, &words, snapshot)
+        }
+    }
+
+    /// CONTAINS (a non-empty pattern, nothing else to decide): one search through each leaf's
+    /// bytes as they lie — a medium leaf's blob, a short leaf's slots — instead of one per
+    /// value. A hit is mapped to the value holding it (by the ends, or by the slot), kept only
+    /// when it lies inside that value, and the search goes on after that value; for values of
+    /// a few bytes this is a quarter of the work of searching each. Leaves with few candidates
+    /// are tested value by value.
+    private func markContaining(_ pattern: BytePattern, _ test: StringScanTest, _ candidates: [UInt64],
+                                _ words: inout [UInt64], _ snapshot: Snapshot) throws(FormatError) {
+        var ends = [Int32](repeating: 0, count: widest + 1)
+        var others = [Int]()
+        let m = pattern.count
+        withExtendedLifetime(image) {
+            candidates.withUnsafeBufferPointer { candidates in
+                words.withUnsafeMutableBufferPointer { words in
+                    ends.withUnsafeMutableBufferPointer { e in
+                        let e = e.baseAddress!
+                        let n = leaves.count
+                        for l in 0..<n {
+                            if l + Self.prefetchDistance < n { prefetchLeaf(l + Self.prefetchDistance) }
+                            let rows = (first: starts[l], count: counts[l])
+                            guard rows.count > 0, rows.first + rows.count <= min(words.count, candidates.count) * 64 else { continue }
+                            let wanted = candidateCount(candidates, rows)
+                            if wanted == 0 { continue }
+                            @inline(__always) func hit(_ i: Int) {
+                                let row = rows.first &+ i, bit: UInt64 = 1 << UInt64(row & 63)
+                                if candidates[row >> 6] & bit != 0 { words[row >> 6] |= bit }
+                            }
+                            switch leaves[l] {
+                            case let .short(slots, w) where wanted * 4 >= rows.count:
+                                guard let values = ShortSlots(slots, width: w) else { continue }   // all null
+                                let shift = w.trailingZeroBitCount, total = rows.count &* w
+                                var from = 0
+                                while let at = pattern.firstMatch(in: values.base, from: from, to: total, readable: values.size) {
+                                    let i = at >> shift, slot = i << shift
+                                    let length = w &- 1 &- Int(values.base.load(fromByteOffset: slot &+ w &- 1, as: UInt8.self))
+                                    if at &+ m <= slot &+ length { hit(i) }
+                                    from = slot &+ w
+                                }
+                            case let .medium(blob, packedEnds, _) where wanted * 4 >= rows.count:
+                                packedEnds.decode(into: e, at: 1)
+                                guard let values = MediumValues(blob, ends: e) else { continue }   // all null
+                                var from = 0, i = 0
+                                // A null value has no bytes (end = start): no hit lands in one.
+                                while let at = pattern.firstMatch(in: values.base, from: from, to: Int(e[rows.count]), readable: values.size) {
+                                    while Int(e[i &+ 1]) <= at { i &+= 1 }
+                                    let next = Int(e[i &+ 1])               // after the terminator
+                                    if at &+ m < next { hit(i) }
+                                    i &+= 1
+                                    from = next
+                                }
+                            default:
+                                others.append(l)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard !others.isEmpty else { return }
+        let only = others.map { (first: starts[$0], count: counts[$0]) }
+        var restricted = [UInt64](repeating: 0, count: candidates.count)
+        for r in only {
+            for row in r.first..<(r.first + r.count) where candidates[row >> 6] & (1 << UInt64(row & 63)) != 0 {
+                restricted[row >> 6] |= 1 << UInt64(row & 63)
+            }
+        }
+        try mark(ContainsTest(pattern: pattern), test, restricted, &words, snapshot)
+    }
+
+    /// The number of bits of `rows` set in `words`.
+    private func candidateCount(_ words: UnsafeBufferPointer<UInt64>, _ rows: (first: Int, count: Int)) -> Int {
+        let end = rows.first + rows.count, firstWord = rows.first >> 6, lastWord = (end - 1) >> 6
+        var total = 0
+        for w in firstWord...lastWord {
+            var mask: UInt64 = ~0
+            if w == firstWord { mask &= ~0 << UInt64(rows.first & 63) }
+            if w == lastWord, end & 63 != 0 { mask &= (1 << UInt64(end & 63)) - 1 }
+            total &+= (words[w] & mask).nonzeroBitCount
+        }
+        return total
+    }
+
+    private func mark<T: InPlaceTest>(_ t: T, _ test: StringScanTest, _ candidates: [UInt64],
+                                      _ words: inout [UInt64], _ snapshot: Snapshot) throws(FormatError) {
+        let rules = (nullMatches: test.nullMatches, inverted: test.inverted, confirm: test.confirm)
+        // A medium leaf's ends, decoded for the loop (checked to fit when the column was made).
+        var ends = [Int32](repeating: 0, count: widest + 1)
+        var general = [Int]()
+        withExtendedLifetime(image) {
+            candidates.withUnsafeBufferPointer { candidates in
+                words.withUnsafeMutableBufferPointer { words in
+                    ends.withUnsafeMutableBufferPointer { e in
+                        let e = e.baseAddress!
+                        let n = leaves.count
+                        for l in 0..<n {
+                            if l + Self.prefetchDistance < n { prefetchLeaf(l + Self.prefetchDistance) }
+                            let rows = (first: starts[l], count: counts[l])
+                            guard rows.count > 0, rows.first + rows.count <= min(words.count, candidates.count) * 64,
+                                  anySet(candidates, rows) else { continue }
+                            switch leaves[l] {
+                            case let .short(slots, w):
+                                if let values = ShortSlots(slots, width: w) {
+                                    markValues(values, t, rules, rows, candidates, words)
+                                } else {
+                                    markValues(NullValues(), t, rules, rows, candidates, words)
+                                }
+                            case let .medium(blob, packedEnds, nulls):
+                                packedEnds.decode(into: e, at: 1)
+                                guard let values = MediumValues(blob, ends: e) else {
+                                    markValues(NullValues(), t, rules, rows, candidates, words)
+                                    continue
+                                }
+                                if let nulls {
+                                    markValues(NullableMediumValues(values: values, nulls: nulls), t, rules, rows, candidates, words)
+                                } else {
+                                    markValues(values, t, rules, rows, candidates, words)
+                                }
+                            case .general:
+                                general.append(l)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for l in general {
+            guard case let .general(ref) = leaves[l] else { continue }
+            try StringLeafReader(snapshot, ref: ref).mark(test, candidates: candidates, into: &words, first: starts[l])
+        }
+    }
+
+    /// Asks for the first bytes of leaf `l` (slots, or ends and blob).
+    @inline(__always)
+    private func prefetchLeaf(_ l: Int) {
+        switch leaves[l] {
+        case let .short(slots, _): prefetch(slots)
+        case let .medium(blob, ends, _):
+            prefetch(ends.bytes)
+            prefetch(blob)
+        case .general: break
+        }
+    }
+
+    /// Whether any bit of `rows` is set in `words`.
+    private func anySet(_ words: UnsafeBufferPointer<UInt64>, _ rows: (first: Int, count: Int)) -> Bool {
+        let end = rows.first + rows.count, firstWord = rows.first >> 6, lastWord = (end - 1) >> 6
+        for w in firstWord...lastWord {
+            var mask: UInt64 = ~0
+            if w == firstWord { mask &= ~0 << UInt64(rows.first & 63) }
+            if w == lastWord, end & 63 != 0 { mask &= (1 << UInt64(end & 63)) - 1 }
+            if words[w] & mask != 0 { return true }
+        }
+        return false
+    }
+}
+
+/// A short leaf's values (§9.4.1) where they lie: `size` bytes of `width`-byte slots at
+/// `base`; a value's slot and the slots after it may be read.
+struct ShortSlots: LeafStrings {
+    let base: UnsafeRawPointer
+    let size: Int
+    let width: Int
+
+    /// nil for a leaf without slots (width 0: every value null).
+    init?(_ slots: UnsafeRawBufferPointer, width: Int) {
+        guard width > 0, let base = slots.baseAddress else { return nil }
+        self.base = base
+        size = slots.count
+        self.width = width
+    }
+
+    @inline(__always)
+    func value(_ i: Int) -> (UnsafeRawPointer, Int, Int)? {
+        let w = width, slot = i &* w
+        let length = w &- 1 &- Int(base.load(fromByteOffset: slot &+ w &- 1, as: UInt8.self))
+        return length < 0 ? nil : (base + slot, length, size &- slot)
+    }
+}
+
+/// A checked medium leaf's values (§9.4.2): a blob of `size` bytes at `base`, its ends decoded
+/// (`ends[i] ..< ends[i + 1]`: value i and its terminator); the blob from a value to its end
+/// may be read.
+struct MediumValues: LeafStrings {
+    let base: UnsafeRawPointer
+    let size: Int
+    let ends: UnsafeMutablePointer<Int32>
+
+    /// nil for an empty blob (checked: then every value is null).
+    init?(_ blob: UnsafeRawBufferPointer, ends: UnsafeMutablePointer<Int32>) {
+        guard let base = blob.baseAddress, blob.count > 0 else { return nil }
+        self.base = base
+        size = blob.count
+        self.ends = ends
+    }
+
+    @inline(__always)
+    func value(_ i: Int) -> (UnsafeRawPointer, Int, Int)? {
+        let start = Int(ends[i])
+        return (base + start, Int(ends[i &+ 1]) &- 1 &- start, size &- start)
+    }
+}
+
+/// The same with null flags, some of them set.
+struct NullableMediumValues: LeafStrings {
+    let values: MediumValues
+    let nulls: PackedInts
+
+    @inline(__always)
+    func value(_ i: Int) -> (UnsafeRawPointer, Int, Int)? {
+        nulls.int(i) != 0 ? nil : values.value(i)
+    }
+}
+
+/// A leaf of nulls only (a short leaf of width 0, a medium leaf with an empty blob).
+struct NullValues: LeafStrings {
+    @inline(__always) func value(_ i: Int) -> (UnsafeRawPointer, Int, Int)? { nil }
+}
+
+extension StringColumn.Leaf {
+    /// The string leaf at `ref` checked as the column keeps it, for a cluster leaf of `objects`
+    /// objects; nil when it fails a check or is enumerated (the caller's other paths read it
+    /// and report what is wrong).
+    init?(_ snapshot: Snapshot, ref: Int, objects: Int) throws(FormatError) {
+        let node = try snapshot.node(ref)
+        if !node.hasRefs {
+            guard node.header.widthType == .multiply, node.count == objects else { return nil }
+            self = .short(slots: node.payloadBytes(), width: node.width)
+            return
+        }
+        if node.context {
+            guard node.count == objects else { return nil }
+            self = .general(ref: ref)
+            return
+        }
+        guard node.count >= 2, let r = node.ref(0) else { return nil }
+        let offsets = try snapshot.node(r)
+        let blob = try node.ref(1).map { r throws(FormatError) in try snapshot.node(r) }
+        let nullNode = try node.ref(2).map { r throws(FormatError) in try snapshot.node(r) }
+        guard offsets.count == objects, nullNode.map({ $0.count >= offsets.count }) ?? true else { return nil }
+        let blobBytes = blob?.payloadBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let ends = PackedInts(offsets)
+        let nulls = nullNode.map(PackedInts.init)
+        var start: Int64 = 0, anyNull = false
+        for i in 0..<objects {
+            let end = ends.int(i)
+            guard end >= start, end <= Int64(blobBytes.count) else { return nil }
+            if let nulls, nulls.int(i) != 0 {
+                anyNull = true
+            } else if end == start {
+                return nil                                  // a string without its terminating byte
+            }
+            start = end
+        }
+        self = .medium(blob: blobBytes, ends: ends, nulls: anyNull ? nulls : nil)
+    }
+}
+
+extension Snapshot {
+    /// The plain string property in slot `leafIndex` of the cluster tree at `rootRef`, checked
+    /// whole (see `StringColumn`); nil when a leaf fails a check or is enumerated, or reading
+    /// fails (work budget, interrupt): the caller's leaf-by-leaf path then meets the same
+    /// failure and reports it. Kept per snapshot once made.
+    public func stringColumn(rootRef: Int, leafIndex: Int) -> StringColumn? {
+        let key = StringColumnKey(rootRef: rootRef, leafIndex: leafIndex)
+        if let column = stringColumns[key] { return column }
+        guard let clusters = try? clusterLeaves(rootRef: rootRef),
+              let refs = try? columnRefs(rootRef: rootRef, leafIndex: leafIndex), refs.count == clusters.count else { return nil }
+        var leaves = [StringColumn.Leaf]()
+        leaves.reserveCapacity(clusters.count)
+        for (l, (cluster, _)) in clusters.enumerated() {
+            guard refs[l] != 0, let leaf = try? StringColumn.Leaf(self, ref: refs[l], objects: cluster.count) else { return nil }
+            leaves.append(leaf)
+        }
+        let column = StringColumn(image: image, leaves: leaves, starts: clusters.map(\.start), counts: clusters.map(\.leaf.count))
+        stringColumns[key] = column
+        return column
+    }
+}
+
+/// What a `StringColumn` is kept by in its snapshot.
+struct StringColumnKey: Hashable {
+    let rootRef: Int
+    let leafIndex: Int
+}
