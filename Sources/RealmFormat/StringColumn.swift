@@ -190,6 +190,109 @@ public final class StringColumn {
         }
     }
 
+    /// For each of `rows` (row numbers of the table, in any order; ascending is fastest), the
+    /// 8 bytes of its value from byte `offset` on as a big-endian integer, zero past the
+    /// value's end; 0 for null. Unsigned order of these keys is byte order of the values'
+    /// bytes there (a proper prefix smaller), except that equal keys may still differ later
+    /// (or in length, or be null): a sort decides by keys and looks at values only on ties.
+    public func prefixKeys(of rows: [Int], offset: Int = 0, snapshot: Snapshot) throws(FormatError) -> [UInt64] {
+        var keys = [UInt64](repeating: 0, count: rows.count)
+        var cursor = LeafCursor()
+        try withExtendedLifetime(image) { () throws(FormatError) in
+            try keys.withUnsafeMutableBufferPointer { keys throws(FormatError) in
+                var k = 0
+                while k < rows.count {
+                    guard let (l, _) = cursor.locate(rows[k], starts, counts) else {
+                        throw .corrupt(offset: 0, reason: "row \(rows[k]) is outside the string column's \(counts.reduce(0, +)) values")
+                    }
+                    // The run of rows in this leaf, with the leaf's form decided once for it.
+                    let first = starts[l], end = first &+ counts[l]
+                    var j = k
+                    while j < rows.count, rows[j] >= first, rows[j] < end { j &+= 1 }
+                    switch leaves[l] {
+                    case let .short(slots, w):
+                        guard let values = ShortSlots(slots, width: w) else { break }      // all null: keys stay 0
+                        for r in k..<j {
+                            if let (p, n, readable) = values.value(rows[r] &- first) { keys[r] = Self.prefixKey(p, n, readable, offset) }
+                        }
+                    case let .medium(blob, ends, nulls):
+                        guard let base = blob.baseAddress else { break }                  // checked: all null
+                        for r in k..<j {
+                            let i = rows[r] &- first
+                            if let nulls, nulls.int(i) != 0 { continue }
+                            let start = i == 0 ? 0 : Int(ends.int(i &- 1))
+                            keys[r] = Self.prefixKey(base + start, Int(ends.int(i)) &- 1 &- start, blob.count &- start, offset)
+                        }
+                    case .general:
+                        for r in k..<j {
+                            keys[r] = try value(l, rows[r] &- first, &cursor, snapshot) { p, n, readable in Self.prefixKey(p, n, readable, offset) } ?? 0
+                        }
+                    }
+                    k = j
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The value of row `row` (nil for null), copied.
+    public func value(ofRow row: Int, snapshot: Snapshot) throws(FormatError) -> [UInt8]? {
+        var reader = LeafCursor()
+        guard let (l, i) = reader.locate(row, starts, counts) else {
+            throw .corrupt(offset: 0, reason: "row \(row) is outside the string column's \(counts.reduce(0, +)) values")
+        }
+        return try withExtendedLifetime(image) { () throws(FormatError) in
+            try value(l, i, &reader, snapshot) { p, n, _ in Array(UnsafeRawBufferPointer(start: p, count: n)) }
+        }
+    }
+
+    /// `body` on value `i` of leaf `l` where it lies (its bytes, their count and how many may
+    /// be read there); nil for null. A big leaf's reader is kept in `cursor` for the next call.
+    @inline(__always)
+    private func value<R>(_ l: Int, _ i: Int, _ cursor: inout LeafCursor, _ snapshot: Snapshot,
+                          _ body: (UnsafeRawPointer, Int, Int) -> R) throws(FormatError) -> R? {
+        switch leaves[l] {
+        case let .short(slots, w):
+            guard let values = ShortSlots(slots, width: w), let (p, n, readable) = values.value(i) else { return nil }
+            return body(p, n, readable)
+        case let .medium(blob, ends, nulls):
+            if let nulls, nulls.int(i) != 0 { return nil }
+            guard let base = blob.baseAddress else { return nil }          // checked: all null
+            let start = i == 0 ? 0 : Int(ends.int(i &- 1)), end = Int(ends.int(i))
+            return body(base + start, end &- 1 &- start, blob.count &- start)
+        case let .general(ref):
+            if cursor.general?.leaf != l { cursor.general = (l, try StringLeafReader(snapshot, ref: ref)) }
+            guard let bytes = try cursor.general!.reader.value(i) else { return nil }
+            return bytes.withUnsafeBytes { b in
+                withUnsafeBytes(of: UInt64(0)) { empty in body(b.baseAddress ?? empty.baseAddress!, b.count, b.count) }
+            }
+        }
+    }
+
+    /// `prefixKeys`' key of a value (nil: null).
+    public static func prefixKey(of value: [UInt8]?, offset: Int = 0) -> UInt64 {
+        guard let value else { return 0 }
+        return value.withUnsafeBytes { b in
+            withUnsafeBytes(of: UInt64(0)) { empty in prefixKey(b.baseAddress ?? empty.baseAddress!, b.count, b.count, offset) }
+        }
+    }
+
+    /// The big-endian key of the 8 bytes from `offset` of the `n` bytes at `p` (see `prefixKeys`).
+    @inline(__always)
+    static func prefixKey(_ p: UnsafeRawPointer, _ n: Int, _ readable: Int, _ offset: Int) -> UInt64 {
+        let left = n &- offset
+        guard left > 0 else { return 0 }
+        var word: UInt64
+        if offset &+ 8 <= readable {
+            word = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        } else {
+            word = 0
+            for k in 0..<Swift.min(8, left) { word |= UInt64(p.load(fromByteOffset: offset &+ k, as: UInt8.self)) << UInt64(8 &* k) }
+        }
+        if left < 8 { word &= (1 << UInt64(8 &* left)) &- 1 }
+        return word.byteSwapped
+    }
+
     /// Asks for the first bytes of leaf `l` (slots, or ends and blob).
     @inline(__always)
     private func prefetchLeaf(_ l: Int) {
@@ -335,6 +438,37 @@ extension Snapshot {
         let column = StringColumn(image: image, leaves: leaves, starts: clusters.map(\.start), counts: clusters.map(\.leaf.count))
         stringColumns[key] = column
         return column
+    }
+}
+
+/// Where the last row looked up lay, so that rows in ascending order find their leaf by
+/// stepping forward; and the reader of the last big leaf read.
+struct LeafCursor {
+    var leaf = 0
+    var general: (leaf: Int, reader: StringLeafReader)?
+
+    /// The leaf holding `row` and the row's position in it; nil outside the column.
+    @inline(__always)
+    mutating func locate(_ row: Int, _ starts: [Int], _ counts: [Int]) -> (Int, Int)? {
+        let n = starts.count
+        var l = leaf
+        if l >= n || row < starts[l] || row >= starts[l] &+ counts[l] {
+            // The next leaf (ascending rows), or a binary search for the last leaf starting
+            // at or before the row.
+            if l &+ 1 < n, row >= starts[l &+ 1], row < starts[l &+ 1] &+ counts[l &+ 1] {
+                l &+= 1
+            } else {
+                var lo = 0, hi = n
+                while lo < hi {
+                    let mid = (lo &+ hi) >> 1
+                    if starts[mid] <= row { lo = mid &+ 1 } else { hi = mid }
+                }
+                guard lo > 0, row >= starts[lo &- 1], row < starts[lo &- 1] &+ counts[lo &- 1] else { return nil }
+                l = lo &- 1
+            }
+            leaf = l
+        }
+        return (l, row &- starts[l])
     }
 }
 

@@ -230,4 +230,48 @@ final class StringScanTests: XCTestCase {
             }
         }
     }
+
+    /// SORT … LIMIT by a string property decided by 8-byte prefixes (BoundedSort over
+    /// `StringColumn.prefixKeys`) is the prefix of the full sort, ascending and descending,
+    /// with nulls, empty strings, values equal in their first 8 bytes or entirely, and a
+    /// second key to break those ties; also after a filter (candidates in some rows only).
+    func testSortThenLimitByPrefixIsThePrefixOfTheFullSort() throws {
+        let store = ObjectStore(snapshot: try Snapshot(image: ByteImage(bytes: Self.fileBytes)))
+        for filter in ["TRUEPREDICATE", "r CONTAINS 'a'"] {
+            for keys in ["s ASC", "s DESC", "s ASC, r DESC", "r DESC, s ASC", "s DESC, r ASC"] {
+                let full = try Query(store: store, className: "Text", "\(filter) SORT(\(keys))").rows()
+                for n in [1, 9, 300] {
+                    let limited = try Query(store: store, className: "Text", "\(filter) SORT(\(keys)) LIMIT(\(n))").rows()
+                    XCTAssertEqual(limited, Array(full.prefix(n)), "\(filter) SORT(\(keys)) LIMIT(\(n))")
+                }
+            }
+        }
+    }
+
+    /// `prefixKeys` orders like the bytes: for every pair of values, keys that differ agree
+    /// with the byte order, from offset 0 and 8, and rows in any order get their own keys.
+    func testPrefixKeysOrderLikeTheBytes() throws {
+        let snapshot = try Snapshot(image: ByteImage(bytes: Self.fileBytes))
+        let table = try XCTUnwrap(ObjectStore(snapshot: snapshot).table(className: "Text"))
+        let column = try XCTUnwrap(table.stringColumn(try XCTUnwrap(table.column(named: "s"))))
+        let rows = Array(0..<Self.rows)
+        var shuffled = rows
+        var random = SeededRandom(seed: 5)
+        shuffled.shuffle(using: &random)
+        for offset in [0, 8] {
+            let keys = try column.prefixKeys(of: rows, offset: offset, snapshot: snapshot)
+            let again = try column.prefixKeys(of: shuffled, offset: offset, snapshot: snapshot)
+            for (k, row) in shuffled.enumerated() { XCTAssertEqual(again[k], keys[row], "row \(row) looked up out of order") }
+            for row in rows {
+                XCTAssertEqual(keys[row], StringColumn.prefixKey(of: Self.values[row], offset: offset), "row \(row)")
+                XCTAssertEqual(try column.value(ofRow: row, snapshot: snapshot), Self.values[row], "row \(row)")
+            }
+            for _ in 0..<20_000 {
+                let a = Int.random(in: 0..<Self.rows, using: &random), b = Int.random(in: 0..<Self.rows, using: &random)
+                guard keys[a] != keys[b] else { continue }
+                let x = Array((Self.values[a] ?? []).dropFirst(offset)), y = Array((Self.values[b] ?? []).dropFirst(offset))
+                XCTAssertEqual(keys[a] < keys[b], x.lexicographicallyPrecedes(y), "rows \(a) and \(b) from \(offset)")
+            }
+        }
+    }
 }

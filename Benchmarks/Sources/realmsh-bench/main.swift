@@ -7,7 +7,7 @@ import Glibc
 /// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift,
 /// write: WriteWorkloads.swift).
 let usage = """
-    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9] [--strings plain|enumerated]
+    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,4b,4c,4d,5,5b,6,7,8,8b,9] [--strings plain|enumerated]
            realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 1b,9,10,11]
            realmsh-bench profile --file F (--query RQL | --mode lookups) [--mode count|run-count|rows|lookups] [--runs K]
       --rows N    objects (default 1000000; §5's expected results are checked only then)
