@@ -64,11 +64,17 @@ public final class TableData {
     let snapshot: Snapshot
     public let table: Table
     public let className: String
-    private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
-    private var leafKeyIndexCache: LeafKeyIndex?
+    // The caches marked unchecked are only filled in, never accessed reentrantly: single-object
+    // reads (primary keys, values by row) would pay a dynamic exclusivity check on each.
+    @exclusivity(unchecked) private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
+    @exclusivity(unchecked) private var leafKeyIndexCache: LeafKeyIndex?
     private var refsByLeafIndex: [[Int]?] = []
     /// The primary-key column, looked up once (`Table.primaryKeyColumn` searches the columns).
     lazy var primaryKeyColumn: Column? = table.primaryKeyColumn
+    /// The fast int primary-key path, once decided (nil inside: not available).
+    @exclusivity(unchecked) var intPrimaryKey: IntPrimaryKeyIndex??
+    /// Int columns read whole, by leaf index, once asked for (nil inside: not available).
+    @exclusivity(unchecked) private var integerColumnsByLeafIndex: [IntegerColumn??] = []
     private var keyCache: [Int64]?
     private var rowByKey: [Int64: Int]?
     private var columnCache: [Int64: [Value]] = [:]
@@ -122,6 +128,20 @@ public final class TableData {
     func integerColumn(_ column: Column, nullable: Bool) -> IntegerColumn? {
         guard column.collection == nil, let root = table.clusterRef, !isHidden else { return nil }
         return snapshot.integerColumn(rootRef: root, leafIndex: column.leafIndex, nullable: nullable)
+    }
+
+    /// `integerColumn` for a plain int property, kept here by leaf index: single-object reads
+    /// ask for it once per object.
+    func keptIntegerColumn(_ column: Column) -> IntegerColumn? {
+        let k = column.leafIndex
+        guard k >= 0, k < 1 << 12 else { return integerColumn(column, nullable: column.isNullable) }
+        if k < integerColumnsByLeafIndex.count, let known = integerColumnsByLeafIndex[k] { return known }
+        let c = integerColumn(column, nullable: column.isNullable)
+        if k >= integerColumnsByLeafIndex.count {
+            integerColumnsByLeafIndex += Array(repeating: nil, count: k + 1 - integerColumnsByLeafIndex.count)
+        }
+        integerColumnsByLeafIndex[k] = .some(c)
+        return c
     }
 
     /// A plain string property's leaves checked whole for scanning (`Snapshot.stringColumn`,
