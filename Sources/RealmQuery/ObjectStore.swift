@@ -11,14 +11,15 @@ import RealmFormat
 /// links, typed links in Mixed) asks the store, which it holds.
 public final class ObjectStore {
     public let snapshot: Snapshot
-    let isRawForm: Bool
     private var tablesByPosition: [Int: TableData] = [:]
 
     public init(snapshot: Snapshot) {
         self.snapshot = snapshot
-        let names = snapshot.tables.map(\.name)
-        isRawForm = !names.contains { $0.hasPrefix("class_") } && !names.contains("metadata")
     }
+
+    /// Whether the file has neither `class_` tables nor `metadata` (decided when first asked:
+    /// most queries name a class that exists, and never need it).
+    lazy var isRawForm: Bool = !snapshot.tables.contains { $0.name.hasPrefix("class_") || $0.name == "metadata" }
 
     /// The class names of the file, as `realmsh schema` lists them.
     public var classNames: [String] {
