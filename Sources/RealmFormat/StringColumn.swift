@@ -235,6 +235,30 @@ public final class StringColumn {
         return keys
     }
 
+    /// The values of `rows` (any order; ascending is fastest) copied back to back: value k is
+    /// `bytes[ends[k - 1] ..< ends[k]]` (from 0 for k = 0), and `nulls[k]` tells a null from "".
+    /// For sorts that compare many values: one buffer instead of an array per value.
+    public func values(of rows: [Int], snapshot: Snapshot) throws(FormatError) -> (bytes: [UInt8], ends: [Int], nulls: [Bool]) {
+        var bytes = [UInt8](), ends = [Int](), nulls = [Bool]()
+        ends.reserveCapacity(rows.count)
+        nulls.reserveCapacity(rows.count)
+        var cursor = LeafCursor()
+        try withExtendedLifetime(image) { () throws(FormatError) in
+            for row in rows {
+                guard let (l, i) = cursor.locate(row, starts, counts) else {
+                    throw .corrupt(offset: 0, reason: "row \(row) is outside the string column's \(counts.reduce(0, +)) values")
+                }
+                let present = try value(l, i, &cursor, snapshot) { p, n, _ in
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(start: p, count: n))
+                    return true
+                }
+                nulls.append(present == nil)
+                ends.append(bytes.count)
+            }
+        }
+        return (bytes, ends, nulls)
+    }
+
     /// The value of row `row` (nil for null), copied.
     public func value(ofRow row: Int, snapshot: Snapshot) throws(FormatError) -> [UInt8]? {
         var reader = LeafCursor()

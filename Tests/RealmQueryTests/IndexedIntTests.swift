@@ -246,6 +246,21 @@ final class IndexedIntTests: XCTestCase {
         }
     }
 
+    /// A full SORT by int properties read in place (`ColumnSort`: nullable, extremes, ties)
+    /// gives the general sort's order (`SortTable`), also after a filter.
+    func testColumnSortByIntsAgreesWithTheGeneralSort() throws {
+        let (store, t) = try thing()
+        // (`small` and `id` hold negative values, `n` both int64 extremes, `opt` nulls.)
+        for (filter, keys) in [("TRUEPREDICATE", "opt ASC, small DESC"), ("TRUEPREDICATE", "n DESC, id ASC"), ("TRUEPREDICATE", "small ASC, opt DESC"),
+                               ("n > 10", "opt DESC"), ("flag == true", "small ASC, opt ASC")] {
+            let q = try Query(store: store, table: t, "\(filter) SORT(\(keys))")
+            guard case let .sort(sortKeys)? = q.orderings.first else { return XCTFail("no SORT in \(keys)") }
+            let rows = try q.matches().members
+            let sort = try XCTUnwrap(try ColumnSort.make(table: t, keys: sortKeys, rows: rows))
+            XCTAssertEqual(sort.sorted(rows, prefix: nil), try SortTable(rows, sortKeys).sortedRows(prefix: nil), "\(filter) SORT(\(keys))")
+        }
+    }
+
     /// Several aggregates in one call give what each gives alone and what the decoded values
     /// give.
     func testAggregatesInOneCallAgreeWithSeparateCalls() throws {

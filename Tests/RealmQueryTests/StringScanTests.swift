@@ -274,4 +274,25 @@ final class StringScanTests: XCTestCase {
             }
         }
     }
+
+    /// A full SORT by plain string and int properties read in place (`ColumnSort`) gives the
+    /// general sort's order (`SortTable` over decoded values): ascending and descending, nulls,
+    /// ties on the whole string broken by the next key or by position, rows in any order.
+    func testColumnSortAgreesWithTheGeneralSort() throws {
+        let store = ObjectStore(snapshot: try Snapshot(image: ByteImage(bytes: Self.fileBytes)))
+        let table = try XCTUnwrap(store.table(className: "Text"))
+        var shuffled = Array(0..<Self.rows)
+        var random = SeededRandom(seed: 9)
+        shuffled.shuffle(using: &random)
+        for keys in ["s ASC", "s DESC", "r ASC, s DESC", "s DESC, r ASC", "r DESC"] {
+            let q = try Query(store: store, className: "Text", "TRUEPREDICATE SORT(\(keys))")
+            guard case let .sort(sortKeys)? = q.orderings.first else { return XCTFail("no SORT in \(keys)") }
+            for rows in [Array(0..<Self.rows), shuffled, Array(shuffled.prefix(100))] {
+                let sort = try XCTUnwrap(try ColumnSort.make(table: table, keys: sortKeys, rows: rows))
+                let general = try SortTable(rows, sortKeys).sortedRows(prefix: nil)
+                XCTAssertEqual(sort.sorted(rows, prefix: nil), general, "SORT(\(keys)) of \(rows.count) rows")
+                XCTAssertEqual(sort.sorted(rows, prefix: 7), Array(general.prefix(7)), "SORT(\(keys)) LIMIT(7)")
+            }
+        }
+    }
 }
