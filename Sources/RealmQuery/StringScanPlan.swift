@@ -101,6 +101,12 @@ extension DirectCondition {
             guard let s = pattern(last) else { return nil }
             suffix = s
         }
-        return .segments(prefix: prefix, middles: middles, suffix: suffix)
+        // One part with stars around it is the simpler test of that shape.
+        switch (prefix, middles.count, suffix) {
+        case (nil, 1, nil): return .contains(middles[0])
+        case let (p?, 0, nil): return .prefix(p)
+        case let (nil, 0, s?): return .suffix(s)
+        default: return .segments(prefix: prefix, middles: middles, suffix: suffix)
+        }
     }
 }
