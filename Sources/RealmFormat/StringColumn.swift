@@ -157,7 +157,7 @@ public final class StringColumn {
                             if l + Self.prefetchDistance < n { prefetchLeaf(l + Self.prefetchDistance) }
                             let rows = (first: starts[l], count: counts[l])
                             guard rows.count > 0, rows.first + rows.count <= min(words.count, candidates.count) * 64,
-                                  anySet(candidates, rows) else { continue }
+                                  candidateCount(candidates, rows) > 0 else { continue }
                             switch leaves[l] {
                             case let .short(slots, w):
                                 if let values = ShortSlots(slots, width: w) {
@@ -327,18 +327,6 @@ public final class StringColumn {
             prefetch(blob)
         case .general: break
         }
-    }
-
-    /// Whether any bit of `rows` is set in `words`.
-    private func anySet(_ words: UnsafeBufferPointer<UInt64>, _ rows: (first: Int, count: Int)) -> Bool {
-        let end = rows.first + rows.count, firstWord = rows.first >> 6, lastWord = (end - 1) >> 6
-        for w in firstWord...lastWord {
-            var mask: UInt64 = ~0
-            if w == firstWord { mask &= ~0 << UInt64(rows.first & 63) }
-            if w == lastWord, end & 63 != 0 { mask &= (1 << UInt64(end & 63)) - 1 }
-            if words[w] & mask != 0 { return true }
-        }
-        return false
     }
 }
 

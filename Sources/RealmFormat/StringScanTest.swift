@@ -1,5 +1,5 @@
 /// What a string scan asks of each stored value, answered where the value lies in the file
-/// (`StringLeafReader.mark`): its bytes against `BytePattern`s in one of a few shapes. The
+/// (`StringColumn.mark`, `StringLeafReader.mark`): its bytes against `BytePattern`s in one of a few shapes. The
 /// query layer builds one from a condition and states the rest of its semantics: the verdict
 /// for null, whether the answer is inverted (`!=`), and a confirmation for the values the
 /// byte test accepts when the bytes alone are not the whole rule (a case-insensitive pattern
@@ -32,8 +32,8 @@ public struct StringScanTest {
         self.confirm = confirm
     }
 
-    /// The answer for one value (nil: null), by the same code the leaf scan runs: for values
-    /// that are not in a leaf, and for tests.
+    /// The answer for one value held in memory (nil: null), by the same code the leaf scans
+    /// run.
     public func matches(_ value: [UInt8]?) -> Bool {
         guard let value else { return nullMatches }
         return value.withUnsafeBytes { b in
