@@ -31,6 +31,15 @@ public final class IntegerColumn {
     /// Number of objects (values) in the column.
     public var count: Int { (starts.last ?? 0) + (leaves.last?.count ?? 0) }
 
+    /// The value of the object at position `i` of cluster leaf `l` (the column's leaves are the
+    /// cluster's, in order), read in place; nil for null, and for a position outside the
+    /// column.
+    @inline(__always)
+    public func value(leaf l: Int, at i: Int) -> Int64? {
+        guard l >= 0, l < leaves.count, i >= 0, i < leaves[l].count else { return nil }
+        return withExtendedLifetime(image) { leaves[l].value(i) }
+    }
+
     /// `IntegerLeaf.markRange` over every leaf for which `include(start, count)` holds (the
     /// row of its first object and its number of objects): bit `start + i` of `words` is set
     /// for each matching element `i`. Bits are ORed in; rows past the end of `words` are not

@@ -12,6 +12,24 @@ struct IntegerElements {
     let width: Int
     let nullMarker: Int64?
 
+    /// Value `i` (0 ..< count), nil for null.
+    @inline(__always)
+    func value(_ i: Int) -> Int64? {
+        let j = i &+ offset
+        let e: Int64
+        switch width {
+        case 0: e = 0
+        case 1: e = Int64((bytes.load(fromByteOffset: j >> 3, as: UInt8.self) >> UInt8(j & 7)) & 1)
+        case 2: e = Int64((bytes.load(fromByteOffset: j >> 2, as: UInt8.self) >> UInt8((j & 3) << 1)) & 3)
+        case 4: e = Int64((bytes.load(fromByteOffset: j >> 1, as: UInt8.self) >> UInt8((j & 1) << 2)) & 15)
+        case 8: e = Int64(bytes.load(fromByteOffset: j, as: Int8.self))
+        case 16: e = Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* j, as: Int16.self)))
+        case 32: e = Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* j, as: Int32.self)))
+        default: e = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* j, as: Int64.self))
+        }
+        return e == nullMarker ? nil : e
+    }
+
     /// Sets bit `first + i` of `words` for every element `i` whose value lies in
     /// `lower ... upper` (outside it when `outside`); a null element of a nullable leaf sets its
     /// bit exactly when `nullMatches`. An empty range (`lower > upper`) contains nothing. Bits

@@ -105,6 +105,31 @@ func markBits(count n: Int, first: Int, into words: inout [UInt64], _ test: (Int
     if m != 0 { words[tail >> 6] |= m }
 }
 
+/// ORs bit `first + i` into `words` for each `i` in `0 ..< count` whose bit is set in
+/// `candidates` (the same numbering) and for which `test(i)` holds: the candidates a word at
+/// a time, their set bits in order, one store per word. For scans whose test costs more than
+/// a bit (strings), which test only the candidates.
+@inline(__always)
+func markCandidates(count: Int, first: Int, _ candidates: [UInt64], into words: inout [UInt64], _ test: (Int) -> Bool) {
+    guard count > 0 else { return }
+    let end = first &+ count
+    let firstWord = first >> 6, lastWord = (end &- 1) >> 6
+    var w = firstWord
+    while w <= lastWord {
+        var bits = candidates[w]
+        if w == firstWord { bits &= ~0 << UInt64(first & 63) }
+        if w == lastWord, end & 63 != 0 { bits &= (1 << UInt64(end & 63)) &- 1 }
+        var out: UInt64 = 0
+        while bits != 0 {
+            let b = bits.trailingZeroBitCount
+            if test((w << 6 | b) &- first) { out |= 1 << UInt64(b) }
+            bits &= bits &- 1
+        }
+        if out != 0 { words[w] |= out }
+        w &+= 1
+    }
+}
+
 /// Bit j set for each lane j of a comparison's mask (16 lanes). Each lane becomes a byte 0 or
 /// 1; a multiply then gathers the eight low bits of each half into its top byte (byte i's bit
 /// lands at 8i + 56 − 7i = 56 + i, and no other partial product reaches bits 56–63 or carries

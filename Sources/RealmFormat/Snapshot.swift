@@ -23,6 +23,10 @@ public final class Snapshot {
     private var columnRefLists: [ColumnSlot: [Int]] = [:]
     /// Int and bool columns checked whole for scanning (`integerColumn`).
     var integerColumns: [IntegerColumnKey: IntegerColumn] = [:]
+    /// The upper levels of the search indexes looked up so far, by root ref (`IndexTop`).
+    var indexTops: [Int: IndexTop] = [:]
+    /// Plain string columns checked whole for scanning (`stringColumn`).
+    var stringColumns: [StringColumnKey: StringColumn] = [:]
     /// Value lists of enumerated string columns decoded so far, by ref (`enumValueList`).
     var enumValueLists: [Int: EnumValueList] = [:]
     /// Whether the file was decrypted on open.

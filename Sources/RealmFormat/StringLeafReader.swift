@@ -143,6 +143,62 @@ public struct StringLeafReader {
         }
     }
 
+    /// ORs into `words` the bit `first + i` of each value `i` that passes `test`, testing only
+    /// the values whose bit is set in `candidates` (the same numbering): short values where
+    /// they lie (word loads may reach into the following slots, never past the node), others
+    /// as `matches` hands them out. The column scan (`StringColumn`) reads the leaves it has
+    /// checked itself; this serves the others: big values, and columns that failed a check,
+    /// whose damage is reported here as `matches` reports it.
+    public func mark(_ test: StringScanTest, candidates: [UInt64], into words: inout [UInt64], first: Int) throws(FormatError) {
+        switch test.shape {
+        case let .constant(c): try mark(ConstantTest(result: c), test, candidates, &words, first)
+        case let .equal(p): try mark(EqualTest(pattern: p), test, candidates, &words, first)
+        case let .prefix(p): try mark(PrefixTest(pattern: p), test, candidates, &words, first)
+        case let .suffix(p): try mark(SuffixTest(pattern: p), test, candidates, &words, first)
+        case let .contains(p): try mark(ContainsTest(pattern: p), test, candidates, &words, first)
+        case let .segments(prefix, middles, suffix):
+            try mark(SegmentsTest(prefix: prefix, middles: middles, suffix: suffix), test, candidates, &words, first)
+        }
+    }
+
+    private func mark<T: InPlaceTest>(_ t: T, _ test: StringScanTest, _ candidates: [UInt64],
+                                      _ words: inout [UInt64], _ first: Int) throws(FormatError) {
+        let nullMatches = test.nullMatches, inverted = test.inverted, confirm = test.confirm
+        if form == .short {
+            let n = count
+            guard first >= 0, first + n <= words.count * 64, first + n <= candidates.count * 64 else { return }
+            let values = ShortSlots(bytes, width: width)
+            candidates.withUnsafeBufferPointer { candidates in
+                words.withUnsafeMutableBufferPointer { words in
+                    if let values {
+                        markValues(values, t, (nullMatches, inverted, confirm), (first, n), candidates, words)
+                    } else {
+                        markValues(NullValues(), t, (nullMatches, inverted, confirm), (first, n), candidates, words)
+                    }
+                }
+            }
+            return
+        }
+        var failure: FormatError?
+        markCandidates(count: count, first: first, candidates, into: &words) { i in
+            do throws(FormatError) {
+                return try matches(i) { span in
+                    guard let span else { return nullMatches }
+                    return span.withUnsafeBufferPointer { b in
+                        withUnsafeBytes(of: UInt64(0)) { empty in
+                            t.decide(b.baseAddress.map(UnsafeRawPointer.init) ?? empty.baseAddress!, b.count, b.count,
+                                     inverted: inverted, confirm: confirm)
+                        }
+                    }
+                }
+            } catch {
+                failure = failure ?? error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Calls `body` with each value's bytes in order (nil for null), only for the rows whose
     /// `keep` flag is set when given. The buffer is valid only during the call.
     public func forEachValue(keeping keep: [Bool]? = nil,
@@ -185,40 +241,5 @@ public struct StringLeafReader {
             return true
         }
         return out
-    }
-}
-
-/// The elements of an integer array (§4.3) through a plain view of its payload, read as
-/// `Node.int` reads them; the node's extent was checked when it was made.
-private struct PackedInts {
-    let bytes: UnsafeRawBufferPointer
-    let width: Int
-    let count: Int
-
-    init() {
-        bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-        width = 0
-        count = 0
-    }
-
-    init(_ node: Node) {
-        // `Node` guarantees count × width bits of payload whatever the width type.
-        bytes = node.image.rawSlice(node.payload, (node.count * node.width + 7) / 8)
-        width = node.width
-        count = node.count
-    }
-
-    @inline(__always)
-    func int(_ i: Int) -> Int64 {
-        switch width {
-        case 0: return 0
-        case 1: return Int64((bytes[i >> 3] >> UInt8(i & 7)) & 1)
-        case 2: return Int64((bytes[i >> 2] >> UInt8((i & 3) << 1)) & 3)
-        case 4: return Int64((bytes[i >> 1] >> UInt8((i & 1) << 2)) & 15)
-        case 8: return Int64(Int8(bitPattern: bytes[i]))
-        case 16: return Int64(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 &* i, as: Int16.self)))
-        case 32: return Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self)))
-        default: return Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 &* i, as: Int64.self))
-        }
     }
 }

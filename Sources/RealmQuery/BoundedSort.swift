@@ -29,19 +29,58 @@ struct BoundedSort {
 
     /// The first `limit` of `rows` (ascending table rows) in sort order.
     func rows(_ rows: [Int]) throws -> [Int] {
+        if columns[0].type == .string, let column = table.stringColumn(columns[0]) { return try selection(of: rows, byPrefixOf: column) }
+        return try rowsLeafByLeaf(rows)
+    }
+
+    private var columns: [Column] { keys.map { $0.path[0].column } }
+
+    /// Entries in sort order; `a.row < b.row` breaks ties (rows arrive in ascending order).
+    private func less(_ a: Entry, _ b: Entry) -> Bool {
+        for t in 0..<a.values.count {
+            let c = QValue.compare(a.values[t], b.values[t])
+            if c != 0 { return keys[t].ascending ? c < 0 : c > 0 }
+        }
+        return a.row < b.row
+    }
+
+    /// A plain string first key: each row's first 8 bytes as an integer (`StringColumn.
+    /// prefixKeys`, read in place in one pass), compared with the last kept row's. Only a row
+    /// whose key ties has its string read; only a row that can enter has its keys made.
+    private func selection(of rows: [Int], byPrefixOf column: StringColumn) throws -> [Int] {
+        let snapshot = table.snapshot
+        let prefixes = try column.prefixKeys(of: rows, snapshot: snapshot)
+        let ascending = keys[0].ascending, single = keys.count == 1
+        var heap = BoundedHeap<Entry>(capacity: limit, less: less)
+        var bar: UInt64 = 0                 // the largest kept row's key, once the heap is full
+        var others = SecondaryKeys(table: table, columns: Array(columns.dropFirst()))
+        for (k, row) in rows.enumerated() {
+            let key = prefixes[k]
+            var first: QValue?
+            if heap.isFull, let largest = heap.largest {
+                if ascending ? key > bar : key < bar { continue }
+                if key == bar {
+                    let v = try column.value(ofRow: row, snapshot: snapshot).map(QValue.string) ?? .null
+                    let c = QValue.compare(v, largest.values[0])
+                    if (ascending ? c > 0 : c < 0) || (c == 0 && single) { continue }
+                    first = v
+                }
+            }
+            let value = try first ?? column.value(ofRow: row, snapshot: snapshot).map(QValue.string) ?? .null
+            heap.offer(Entry(row: row, values: [value] + (try others.values(row: row))))
+            if heap.isFull, let largest = heap.largest {
+                if case let .string(b) = largest.values[0] { bar = StringColumn.prefixKey(of: b) } else { bar = 0 }
+            }
+        }
+        return heap.sorted().map(\.row)
+    }
+
+    /// The first key read per leaf in place, the others decoded per leaf when needed.
+    private func rowsLeafByLeaf(_ rows: [Int]) throws -> [Int] {
         let snapshot = table.snapshot
         let leaves = try table.leaves()
-        let ascending = keys.map(\.ascending)
-        let firstAscending = ascending[0]
-        let columns = keys.map { $0.path[0].column }
-        // Entries in sort order; `a.row < b.row` breaks ties (rows arrive in ascending order).
-        func less(_ a: Entry, _ b: Entry) -> Bool {
-            for t in 0..<a.values.count {
-                let c = QValue.compare(a.values[t], b.values[t])
-                if c != 0 { return ascending[t] ? c < 0 : c > 0 }
-            }
-            return a.row < b.row
-        }
+        let firstAscending = keys[0].ascending
+        let columns = self.columns
         var heap = BoundedHeap<Entry>(capacity: limit, less: less)   // largest: the last of the rows kept
 
         var k = 0      // position in `rows`
@@ -119,5 +158,35 @@ struct BoundedSort {
             }
         }
         return heap.sorted().map(\.row)
+    }
+}
+
+/// The values of the sort keys after the first for single rows: ints read in place
+/// (`TableData.value(of:atRow:)`), others from their leaf decoded once while rows stay in it.
+private struct SecondaryKeys {
+    let table: TableData
+    let columns: [Column]
+    private var decoded: [(leaf: Int, values: [Value])?]
+
+    init(table: TableData, columns: [Column]) {
+        self.table = table
+        self.columns = columns
+        decoded = Array(repeating: nil, count: columns.count)
+    }
+
+    mutating func values(row: Int) throws -> [QValue] {
+        var out = [QValue]()
+        out.reserveCapacity(columns.count)
+        for (t, c) in columns.enumerated() {
+            if c.type == .int {
+                out.append(QValue(try table.value(of: c, atRow: row)))
+                continue
+            }
+            let positions = try table.leafKeyIndex()
+            guard let l = positions.leaf(ofRow: row) else { throw QueryError.illegalOperation(message: "Row \(row) is outside class '\(table.className)'", at: nil) }
+            if decoded[t]?.leaf != l { decoded[t] = (l, try table.decode(c, in: table.leaves()[l].leaf)) }
+            out.append(QValue(decoded[t]!.values[row - positions.starts[l]]))
+        }
+        return out
     }
 }

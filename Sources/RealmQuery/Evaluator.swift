@@ -144,6 +144,16 @@ struct Evaluator {
                 }
             }
         default:
+            // A plain column checked whole: the condition as a byte test over its leaves in
+            // place (StringScanPlan.swift, StringColumn).
+            if let test = d.scanTest, let column = table.stringColumn(d.column) {
+                var failure: FormatError?
+                out.withWords { words in
+                    do throws(FormatError) { try column.mark(test, candidates: candidates.words, into: &words, snapshot: snapshot) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                return out
+            }
             let enumValues = table.table.enumValuesRef(for: d.column)
             // An enumerated column (§9.4.4): the condition is decided once for each value of
             // its list, and each object's position then picks that verdict, as realm-core
@@ -151,6 +161,9 @@ struct Evaluator {
             let verdicts = try enumValues.map { r in
                 try snapshot.enumValueList(r).values.map { v in v.map { d.matchesBytes($0.span) } ?? d.matchesBytes(nil) }
             }
+            // Other leaves (a column that failed a check reports it here): the byte test leaf
+            // by leaf, or value by value for the conditions it does not cover.
+            let test = d.scanTest
             try forEachLeaf(leaves, candidates, open: { l throws -> StringLeafReader in
                 let values = try StringLeafReader(snapshot, ref: ref(l), enumValues: enumValues)
                 try check(values.count, l)
@@ -161,6 +174,14 @@ struct Evaluator {
                     try candidates.forEach(in: start, start + values.count) { row in
                         if verdicts[try values.position(row - start)] { out.insert(row) }
                     }
+                    return
+                }
+                if let test {
+                    var failure: FormatError?
+                    out.withWords { words in
+                        do throws(FormatError) { try values.mark(test, candidates: candidates.words, into: &words, first: start) } catch { failure = error }
+                    }
+                    if let failure { throw failure }
                     return
                 }
                 try candidates.forEach(in: start, start + values.count) { row in

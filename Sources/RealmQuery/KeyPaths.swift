@@ -31,7 +31,7 @@ extension TypeChecker {
                     elements[elements.count - 1] = .key(b + [UInt8(ascii: ".")] + key, r)
                     backlinkParts = backlinkParts == 2 ? 0 : backlinkParts + 1
                 } else {
-                    if key == Array("@links".utf8) { backlinkParts = 1 }
+                    if key == PathNames.links { backlinkParts = 1 }
                     elements.append(.key(key, range))
                 }
             }
@@ -65,12 +65,12 @@ extension TypeChecker {
             let e = elements[i]
             if case let .key(raw, range) = e {
                 let name = translate(chain.target, raw)
-                if name.starts(with: Array("@links.".utf8)) {
+                if name.starts(with: PathNames.linksDot) {
                     try backlink(&chain, Array(name.dropFirst(7)), range)
                     i += 1
                     continue
                 }
-                if name == Array("@values".utf8) {
+                if name == PathNames.values {
                     guard let last = chain.steps.last, last.column.collection == .dictionary else {
                         throw .invalidQuery(message: "@values only allowed on dictionaries", at: range)
                     }
@@ -134,7 +134,7 @@ extension TypeChecker {
     /// into it, and a post-operator.
     func property(_ p: PropertyNode) throws(QueryError) -> Operand {
         let elements = try resolvedElements(p.path)
-        if case let (name, _)? = elements.last.flatMap(TypeChecker.key), name == Array("@links".utf8) {
+        if case let (name, _)? = elements.last.flatMap(TypeChecker.key), name == PathNames.links {
             let (chain, _) = try walk(Array(elements.dropLast()), quantifier: p.quantifier)
             return .backlinkCount(chain)
         }
@@ -161,9 +161,9 @@ extension TypeChecker {
             case var .collection(c) where c.kind == .dictionary:
                 if case let .key(k, _) = first {
                     ok = true
-                    if k == Array("@keys".utf8) {
+                    if k == PathNames.keys {
                         sub = .dictionaryKeys(c)
-                    } else if k != Array("@values".utf8) {
+                    } else if k != PathNames.values {
                         c.path = indexes
                         c.pathOnlyUnaryKeys = !indexes.contains(.all)
                         sub = .collection(c)
@@ -356,4 +356,13 @@ extension TypeChecker {
         let inner = try predicate(s.predicate)
         return .subqueryCount(chain, Subquery(predicate: inner, table: chain.target))
     }
+}
+
+/// The special names of key paths (query-language.md §3), as bytes made once: compared on
+/// every path element.
+enum PathNames {
+    static let links = Array("@links".utf8)
+    static let linksDot = Array("@links.".utf8)
+    static let values = Array("@values".utf8)
+    static let keys = Array("@keys".utf8)
 }

@@ -18,6 +18,13 @@ final class LeafKeyIndex {
     /// Whether the keys are production ObjKeys (see IndexLookup.swift: tables of realm-core's
     /// 4-objects-per-cluster test builds number theirs differently).
     let holdsProductionKeys: Bool
+    /// When every leaf but the last holds this many objects (and the last no more), leaf l
+    /// starts at row l · stride: a row's leaf is a division, not a search.
+    let rowStride: Int?
+    /// When, besides, every leaf is dense and leaf l's first key is `firstKeys[0] + l · stride`
+    /// (objects created in order and never deleted, the usual table), a key's leaf is a
+    /// division too.
+    let keyStride: Int?
 
     init(_ leaves: [(leaf: ClusterLeaf, start: Int)]) {
         starts = leaves.map(\.start)
@@ -45,11 +52,26 @@ final class LeafKeyIndex {
         lastKeys = lasts
         self.dense = dense
         holdsProductionKeys = leaves.count == 1 || leaves.contains(where: { $0.leaf.count > 4 })
+        let c = leaves.first?.leaf.count ?? 0
+        let uniform = c > 0 && leaves.dropLast().allSatisfy { $0.leaf.count == c } && (leaves.last?.leaf.count ?? 0) <= c
+        rowStride = uniform ? c : nil
+        var consecutive = uniform && dense.allSatisfy { $0 }
+        if consecutive {
+            for l in leaves.indices where firsts[l] != firsts[0] &+ Int64(l) &* Int64(c) {
+                consecutive = false
+                break
+            }
+        }
+        keyStride = consecutive ? c : nil
     }
 
     /// The leaf holding row `row`, nil when the row is outside the table.
     func leaf(ofRow row: Int) -> Int? {
         guard row >= 0 else { return nil }
+        if let c = rowStride {
+            let l = row / c
+            return l < counts.count && row - starts[l] < counts[l] ? l : nil
+        }
         // The last leaf starting at or before `row`.
         var lo = 0, hi = starts.count
         while lo < hi {
@@ -63,6 +85,13 @@ final class LeafKeyIndex {
     /// The leaf (position in `leaves`, which this index was made from) and the position within
     /// it of the object with ObjKey `key`; nil when no object has that key.
     func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> (leaf: Int, index: Int)? {
+        if let c = keyStride, let first = firstKeys.first {
+            guard key >= first else { return nil }
+            let (distance, overflow) = key.subtractingReportingOverflow(first)
+            guard !overflow else { return nil }
+            let l = Int(distance / Int64(c)), i = Int(distance % Int64(c))
+            return l < counts.count && i < counts[l] ? (l, i) : nil
+        }
         // The first leaf whose last key is ≥ key.
         var lo = 0, hi = lastKeys.count
         while lo < hi {

@@ -14,9 +14,10 @@ public struct Lexer {
     /// (the parser reports it when it gets there, as realm-core's parser does).
     public func tokenize() -> [Token] {
         var tokens = [Token]()
+        tokens.reserveCapacity(bytes.count / 2 + 2)
         var p = 0
         while true {
-            while p < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[p]) { p += 1 }
+            while p < bytes.count, bytes[p] == 0x20 || bytes[p] == 0x09 || bytes[p] == 0x0D || bytes[p] == 0x0A { p += 1 }
             if p >= bytes.count {
                 tokens.append(Token(kind: .end, range: SourceRange(p, p), text: []))
                 return tokens
@@ -104,42 +105,17 @@ public struct Lexer {
     /// `$` or a multi-byte character.
     private func letters(at p: Int, _ offer: (TokenKind, Int) -> Void) {
         let c = bytes[p]
+        // A keyword is letters only, so the identifier rule matches at least as far: a keyword
+        // wins (the earlier rule on a tie) only when it is exactly as long as the identifier,
+        // so only the keywords of that length are compared, in rule order.
+        let identifierLength = identifier(p)
         if Lexer.isLetter(c) && c != UInt8(ascii: "$") && c != UInt8(ascii: "_") {
-            offer(.in, exactly(p, "in", "IN"))
-            offer(.and, keyword(p, "and"))
-            offer(.or, keyword(p, "or"))
-            offer(.not, exactly(p, "not", "NOT"))
-            offer(.any, exactly(p, "any", "ANY", "some", "SOME"))
-            offer(.all, exactly(p, "all", "ALL"))
-            offer(.none, exactly(p, "none", "NONE"))
-            offer(.beginsWith, keyword(p, "beginswith"))
-            offer(.endsWith, keyword(p, "endswith"))
-            offer(.contains, keyword(p, "contains"))
-            offer(.text, keyword(p, "text"))
-            offer(.like, keyword(p, "like"))
-            offer(.between, keyword(p, "between"))
-            offer(.geoWithin, keyword(p, "geowithin"))
-            offer(.truePredicate, keyword(p, "truepredicate"))
-            offer(.falsePredicate, keyword(p, "falsepredicate"))
-            offer(.sort, keyword(p, "sort"))
-            offer(.distinct, keyword(p, "distinct"))
-            offer(.limit, keyword(p, "limit"))
-            offer(.binary, max(keyword(p, "bin"), keyword(p, "binary")))
-            offer(.obj, keyword(p, "obj"))
-            offer(.ascending, max(keyword(p, "ascending"), keyword(p, "asc")))
-            offer(.descending, max(keyword(p, "descending"), keyword(p, "desc")))
-            offer(.subquery, keyword(p, "subquery"))
-            offer(.geoBox, keyword(p, "geobox"))
-            offer(.geoPolygon, keyword(p, "geopolygon"))
-            offer(.geoCircle, keyword(p, "geocircle"))
-            offer(.indexFirst, exactly(p, "FIRST", "first"))
-            offer(.indexLast, exactly(p, "LAST", "last"))
-            offer(.indexSize, exactly(p, "SIZE", "size"))
-            offer(.trueLiteral, exactly(p, "true", "TRUE"))
-            offer(.falseLiteral, exactly(p, "false", "FALSE"))
-            offer(.infinity, max(keyword(p, "inf"), keyword(p, "infinity")))
-            offer(.nan, keyword(p, "nan"))
-            offer(.null, max(keyword(p, "null"), keyword(p, "nil")))
+            if identifierLength < Lexer.keywordsByLength.count {
+                for k in Lexer.keywordsByLength[identifierLength] where matches(p, k.word, caseInsensitive: k.caseInsensitive) {
+                    offer(k.kind, identifierLength)
+                    break
+                }
+            }
             offer(.uuid, uuidLiteral(p))
             offer(.objectId, objectIdLiteral(p))
             offer(.timestamp, timestamp(p))
@@ -151,7 +127,41 @@ public struct Lexer {
             offer(.argument, prefixed(1, digits(p + 1)))
             offer(.keyPathArgument, literal(p, "$K") ? prefixed(2, digits(p + 2)) : 0)
         }
-        offer(.identifier, identifier(p))
+        offer(.identifier, identifierLength)
+    }
+
+    /// The keyword rules that start with a letter, in realm-core's order (query_flex.ll):
+    /// case-insensitive ones as `keyword` compares them, the others exact (a rule with several
+    /// spellings is one entry per spelling).
+    private static let keywords: [(kind: TokenKind, word: String, caseInsensitive: Bool)] = [
+        (.in, "in", false), (.in, "IN", false), (.and, "and", true), (.or, "or", true), (.not, "not", false), (.not, "NOT", false),
+        (.any, "any", false), (.any, "ANY", false), (.any, "some", false), (.any, "SOME", false),
+        (.all, "all", false), (.all, "ALL", false), (.none, "none", false), (.none, "NONE", false),
+        (.beginsWith, "beginswith", true), (.endsWith, "endswith", true), (.contains, "contains", true), (.text, "text", true),
+        (.like, "like", true), (.between, "between", true), (.geoWithin, "geowithin", true),
+        (.truePredicate, "truepredicate", true), (.falsePredicate, "falsepredicate", true),
+        (.sort, "sort", true), (.distinct, "distinct", true), (.limit, "limit", true),
+        (.binary, "bin", true), (.binary, "binary", true), (.obj, "obj", true),
+        (.ascending, "ascending", true), (.ascending, "asc", true), (.descending, "descending", true), (.descending, "desc", true),
+        (.subquery, "subquery", true), (.geoBox, "geobox", true), (.geoPolygon, "geopolygon", true), (.geoCircle, "geocircle", true),
+        (.indexFirst, "FIRST", false), (.indexFirst, "first", false), (.indexLast, "LAST", false), (.indexLast, "last", false),
+        (.indexSize, "SIZE", false), (.indexSize, "size", false), (.trueLiteral, "true", false), (.trueLiteral, "TRUE", false),
+        (.falseLiteral, "false", false), (.falseLiteral, "FALSE", false),
+        (.infinity, "inf", true), (.infinity, "infinity", true), (.nan, "nan", true), (.null, "null", true), (.null, "nil", true),
+    ]
+
+    /// `keywords` by length, each list in rule order.
+    private static let keywordsByLength: [[(kind: TokenKind, word: [UInt8], caseInsensitive: Bool)]] = {
+        var out = [[(kind: TokenKind, word: [UInt8], caseInsensitive: Bool)]](repeating: [], count: 16)
+        for k in keywords { out[k.word.utf8.count].append((k.kind, Array(k.word.utf8), k.caseInsensitive)) }
+        return out
+    }()
+
+    /// Whether `word` is at `p` (lower-case ASCII `word` matched either case when asked).
+    private func matches(_ p: Int, _ word: [UInt8], caseInsensitive: Bool) -> Bool {
+        guard p + word.count <= bytes.count else { return false }
+        for i in 0..<word.count where (caseInsensitive ? Lexer.lower(bytes[p + i]) : bytes[p + i]) != word[i] { return false }
+        return true
     }
 
     // MARK: - Matchers: each returns the length of its match at p, or 0.

@@ -11,14 +11,15 @@ import RealmFormat
 /// links, typed links in Mixed) asks the store, which it holds.
 public final class ObjectStore {
     public let snapshot: Snapshot
-    let isRawForm: Bool
     private var tablesByPosition: [Int: TableData] = [:]
 
     public init(snapshot: Snapshot) {
         self.snapshot = snapshot
-        let names = snapshot.tables.map(\.name)
-        isRawForm = !names.contains { $0.hasPrefix("class_") } && !names.contains("metadata")
     }
+
+    /// Whether the file has neither `class_` tables nor `metadata` (decided when first asked:
+    /// most queries name a class that exists, and never need it).
+    lazy var isRawForm: Bool = !snapshot.tables.contains { $0.name.hasPrefix("class_") || $0.name == "metadata" }
 
     /// The class names of the file, as `realmsh schema` lists them.
     public var classNames: [String] {
@@ -64,11 +65,17 @@ public final class TableData {
     let snapshot: Snapshot
     public let table: Table
     public let className: String
-    private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
-    private var leafKeyIndexCache: LeafKeyIndex?
+    // The caches marked unchecked are only filled in, never accessed reentrantly: single-object
+    // reads (primary keys, values by row) would pay a dynamic exclusivity check on each.
+    @exclusivity(unchecked) private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
+    @exclusivity(unchecked) private var leafKeyIndexCache: LeafKeyIndex?
     private var refsByLeafIndex: [[Int]?] = []
     /// The primary-key column, looked up once (`Table.primaryKeyColumn` searches the columns).
     lazy var primaryKeyColumn: Column? = table.primaryKeyColumn
+    /// The fast int primary-key path, once decided (nil inside: not available).
+    @exclusivity(unchecked) var intPrimaryKey: IntPrimaryKeyIndex??
+    /// Int columns read whole, by leaf index, once asked for (nil inside: not available).
+    @exclusivity(unchecked) private var integerColumnsByLeafIndex: [IntegerColumn??] = []
     private var keyCache: [Int64]?
     private var rowByKey: [Int64: Int]?
     private var columnCache: [Int64: [Value]] = [:]
@@ -122,6 +129,28 @@ public final class TableData {
     func integerColumn(_ column: Column, nullable: Bool) -> IntegerColumn? {
         guard column.collection == nil, let root = table.clusterRef, !isHidden else { return nil }
         return snapshot.integerColumn(rootRef: root, leafIndex: column.leafIndex, nullable: nullable)
+    }
+
+    /// `integerColumn` for a plain int property, kept here by leaf index: single-object reads
+    /// ask for it once per object.
+    func keptIntegerColumn(_ column: Column) -> IntegerColumn? {
+        let k = column.leafIndex
+        guard k >= 0, k < 1 << 12 else { return integerColumn(column, nullable: column.isNullable) }
+        if k < integerColumnsByLeafIndex.count, let known = integerColumnsByLeafIndex[k] { return known }
+        let c = integerColumn(column, nullable: column.isNullable)
+        if k >= integerColumnsByLeafIndex.count {
+            integerColumnsByLeafIndex += Array(repeating: nil, count: k + 1 - integerColumnsByLeafIndex.count)
+        }
+        integerColumnsByLeafIndex[k] = .some(c)
+        return c
+    }
+
+    /// A plain string property's leaves checked whole for scanning (`Snapshot.stringColumn`,
+    /// kept by the snapshot); nil as for `integerColumn`, and for enumerated columns.
+    func stringColumn(_ column: Column) -> StringColumn? {
+        guard column.collection == nil, column.type == .string, table.enumValuesRef(for: column) == nil,
+              let root = table.clusterRef, !isHidden else { return nil }
+        return snapshot.stringColumn(rootRef: root, leafIndex: column.leafIndex)
     }
 
     public func count() throws -> Int {

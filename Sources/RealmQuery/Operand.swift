@@ -510,7 +510,7 @@ enum NestedPath {
             guard !entries.isEmpty else { return }
             if let e = entries.first(where: { $0.key == .string(k) }) {
                 try emit(QValue(e.value))
-            } else if k == Array("@keys".utf8) {
+            } else if k == PathNames.keys {
                 onlyUnaryKeys = false
                 if end { groups[groups.count - 1] += entries.map { QValue($0.key) } }
             } else if end {

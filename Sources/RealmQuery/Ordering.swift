@@ -120,9 +120,13 @@ enum Ordering {
                 if s + 1 < steps.count, case let .limit(n) = steps[s + 1] { prefix = n }
                 // First step: the rows are the matches in table order, which a bounded
                 // selection can read leaf by leaf (BoundedSort.swift).
-                if s == 0, let n = prefix, n < rows.count / 4, let table = keys.first?.path.first?.table,
+                let table = keys.first?.path.first?.table
+                if s == 0, let n = prefix, n < rows.count / 4, let table,
                    let bounded = BoundedSort.make(table: table, keys: keys, limit: n) {
                     rows = try bounded.rows(rows)
+                } else if let table, let sort = try ColumnSort.make(table: table, keys: keys, rows: rows) {
+                    // Plain string and int keys: read in place into flat arrays (ColumnSort.swift).
+                    rows = sort.sorted(rows, prefix: prefix)
                 } else {
                     rows = try SortTable(rows, keys).sortedRows(prefix: prefix)
                 }

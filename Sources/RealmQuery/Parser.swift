@@ -444,7 +444,7 @@ public struct Parser {
                 elements[elements.count - 1] = .key(b + [UInt8(ascii: ".")] + k, br + kr)
                 backlinkParts = backlinkParts == 2 ? 0 : backlinkParts + 1
             } else {
-                if case let .key(k, _) = e, k == Array("@links".utf8) { backlinkParts = 1 }
+                if case let .key(k, _) = e, k == PathNames.links { backlinkParts = 1 }
                 elements.append(e)
             }
             range = range + r
@@ -456,13 +456,13 @@ public struct Parser {
         } else {
             guard kind.canBeIdentifier else { throw unexpected() }
             let t = advance()
-            try add(.key(t.kind == .backlink ? Array("@links".utf8) : t.text, t.range), t.range)
+            try add(.key(t.kind == .backlink ? PathNames.links : t.text, t.range), t.range)
         }
         while true {
             if kind == .dot, peek().canBeIdentifier {
                 advance()
                 let t = advance()
-                try add(.key(t.kind == .backlink ? Array("@links".utf8) : t.text, t.range), t.range)
+                try add(.key(t.kind == .backlink ? PathNames.links : t.text, t.range), t.range)
             } else if kind == .leftBracket, peek() != .indexSize {
                 let open = advance()
                 let t = token

@@ -10,6 +10,12 @@ struct Placeholders {
 
     init(_ text: String) {
         original = text
+        // Most queries have none: then the text is used as it is.
+        guard text.utf8.contains(UInt8(ascii: "%")) else {
+            rewritten = text
+            shifts = []
+            return
+        }
         let bytes = Array(text.utf8)
         var out = [UInt8]()
         var shifts = [(position: Int, delta: Int)]()

@@ -9,6 +9,10 @@ extension TableData {
     /// The row of the object whose primary key equals `value`, nil when there is none (also
     /// for a class without a primary key).
     public func row(primaryKey value: Value) throws -> Int? {
+        if case let .int(v) = value, let index = try intPrimaryKeyIndex() {
+            snapshot.resetWorkBudget()
+            return try index.hit(v)?.row
+        }
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()          // one lookup is one top-level operation (Snapshot)
         switch try indexedPrimaryKey(pk, value) {
@@ -24,6 +28,10 @@ extension TableData {
     /// index when the value has the key's own type (or is null), else by comparing every
     /// object's key as realm-core's query would.
     public func find(primaryKey value: QValue) throws -> Int64? {
+        if case let .int(v) = value, let index = try intPrimaryKeyIndex() {
+            snapshot.resetWorkBudget()
+            return try index.hit(v)?.key
+        }
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()
         if let v = value.storedValue(for: pk.type) {
@@ -112,9 +120,65 @@ extension TableData {
         }
         let i = row - positions.starts[l]
         if column.collection == nil, column.type == .int {
+            if let values = keptIntegerColumn(column) { return values.value(leaf: l, at: i).map(Value.int) ?? .null }
             return try storedInt(column, leaf: l, i, positions).map(Value.int) ?? .null
         }
         return try decode(column, in: leaves()[l].leaf)[i]
+    }
+}
+
+/// An int primary key's index with the column that confirms its hits, made once per table
+/// (`TableData.intPrimaryKeyIndex`): a lookup descends the index from its kept upper levels
+/// (`SearchIndexReader`, `IndexTop`), finds the object's leaf by binary search over flat
+/// arrays (`LeafKeyIndex`) and confirms the stored key in place (`IntegerColumn`), without
+/// allocating.
+final class IntPrimaryKeyIndex {
+    let reader: SearchIndexReader
+    let keys: IntegerColumn
+    let positions: LeafKeyIndex
+    let leaves: [(leaf: ClusterLeaf, start: Int)]
+
+    init(reader: SearchIndexReader, keys: IntegerColumn, positions: LeafKeyIndex, leaves: [(leaf: ClusterLeaf, start: Int)]) {
+        self.reader = reader
+        self.keys = keys
+        self.positions = positions
+        self.leaves = leaves
+    }
+
+    /// The row and ObjKey of the object whose primary key is `v`; nil when there is none.
+    func hit(_ v: Int64) throws -> (row: Int, key: Int64)? {
+        switch try reader.lookup(int: v) {
+        case .none:
+            return nil
+        case let .single(key, _):
+            guard let (l, i) = positions.locate(key, in: leaves), keys.value(leaf: l, at: i) == v else { return nil }
+            return (positions.starts[l] + i, key)
+        case let .list(ref, _):
+            for key in try reader.listKeys(ref) {
+                if let (l, i) = positions.locate(key, in: leaves), keys.value(leaf: l, at: i) == v { return (positions.starts[l] + i, key) }
+            }
+            return nil
+        }
+    }
+}
+
+extension TableData {
+    /// The index of an int primary key checked for the fast path, made on first use; nil when
+    /// the key is not an indexed int of a format-20+ file with production ObjKeys, or its
+    /// column does not read whole (then the general path reports what is wrong).
+    func intPrimaryKeyIndex() throws -> IntPrimaryKeyIndex? {
+        if let known = intPrimaryKey { return known }
+        var made: IntPrimaryKeyIndex?
+        if snapshot.fileFormat >= 20, let pk = primaryKeyColumn, pk.type == .int, pk.collection == nil, pk.hasSearchIndex,
+           let root = pk.searchIndexRef, let keys = keptIntegerColumn(pk) {
+            let positions = try leafKeyIndex()
+            if positions.holdsProductionKeys {
+                made = IntPrimaryKeyIndex(reader: try SearchIndexReader(snapshot: snapshot, rootRef: root).holdingTop(), keys: keys,
+                                          positions: positions, leaves: try leaves())
+            }
+        }
+        intPrimaryKey = .some(made)
+        return made
     }
 }
 

@@ -73,7 +73,7 @@ final class SearchIndexTests: XCTestCase {
                     probes += 1
                 }
                 for i in 0..<node.keyCount {
-                    if node.node.isInner {
+                    if node.isInner {
                         pending.append(try node.childRef(i))
                     } else if case let .subIndex(sub) = try reader.leafEntry(node, i) {
                         pending.append(sub)
@@ -469,9 +469,9 @@ final class SearchIndexTests: XCTestCase {
         let column = try XCTUnwrap(snapshot.table(named: "class_Person")?.column(named: "name"))
         let reader = SearchIndexReader(snapshot: snapshot, rootRef: try XCTUnwrap(column.searchIndexRef))
         let root = try reader.indexNode(reader.rootRef)
-        XCTAssertFalse(root.node.isInner)
-        let slot = try XCTUnwrap((1..<root.node.count).first { root.node.int($0) & 1 == 1 })
-        let objKey = root.node.int(slot) >> 1
+        XCTAssertFalse(root.isInner)
+        let slot = try XCTUnwrap((1..<root.slots.count).first { root.slots.int($0) & 1 == 1 })
+        let objKey = root.slots.int(slot) >> 1
         try VerifierTests.setElement(&bytes, node: reader.rootRef, index: slot, to: (objKey == 0 ? 1 : 0) << 1 | 1)
         let report = Verifier.verify(try VerifierTests.open(bytes))
         XCTAssertFalse(report.isOK)
@@ -642,16 +642,16 @@ enum IndexTreeComparison {
 
     static func difference(_ a: SearchIndexReader, _ ra: Int, _ b: SearchIndexReader, _ rb: Int, path: String) throws -> String? {
         let na = try a.indexNode(ra), nb = try b.indexNode(rb)
-        if na.node.isInner != nb.node.isInner { return "\(path): inner \(na.node.isInner) vs \(nb.node.isInner)" }
-        if na.node.context != nb.node.context { return "\(path): context flag differs" }
-        let ka = na.keys.ints(), kb = nb.keys.ints()
+        if na.isInner != nb.isInner { return "\(path): inner \(na.isInner) vs \(nb.isInner)" }
+        if na.context != nb.context { return "\(path): context flag differs" }
+        let ka = (0..<na.keyCount).map(na.key), kb = (0..<nb.keyCount).map(nb.key)
         if ka != kb {
             let first = (0..<min(ka.count, kb.count)).first { ka[$0] != kb[$0] } ?? min(ka.count, kb.count)
             return "\(path): \(ka.count) vs \(kb.count) keys, first difference at \(first)"
         }
         for i in 0..<ka.count {
             let here = "\(path)/\(i)"
-            if na.node.isInner {
+            if na.isInner {
                 if let d = try difference(a, try na.childRef(i), b, try nb.childRef(i), path: here) { return d }
                 continue
             }

@@ -1,3 +1,4 @@
+import Foundation
 import RealmFormat
 import RealmObjects
 @testable import RealmQuery
@@ -203,6 +204,61 @@ final class IndexedIntTests: XCTestCase {
         for absent in [-1, keys.last! + 1, Int64.max, Int64.min] { XCTAssertNil(index.locate(absent, in: leaves)) }
         XCTAssertNil(index.leaf(ofRow: -1))
         XCTAssertNil(index.leaf(ofRow: keys.count))
+    }
+
+    /// After deletes (leaves of different sizes, keys with gaps) the leaf index falls back from
+    /// its divisions to its searches, and the primary-key path (kept index top, keys confirmed
+    /// in place) still finds every remaining object and no deleted one.
+    func testLookupsAfterDeletesAgreeWithTheLeafSearch() throws {
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let path = scratch + "/thing.realm"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(Self.fileBytes)))
+        let writer = try RealmWriter(path: path)
+        let thing = try XCTUnwrap(writer.file.objectClass(named: "Thing"))
+        let deleted = Set((0..<Self.rows).filter { $0 % 5 == 0 || (700..<1400).contains($0) })
+        var keys = [Int64]()
+        for row in deleted.sorted() { keys.append(try XCTUnwrap(try writer.objectKey(thing, primaryKey: .int(Self.id(row))))) }
+        try writer.delete(className: "Thing", keys: keys)
+        try writer.commit()
+
+        let store = ObjectStore(snapshot: try Snapshot(path: path))
+        let t = try XCTUnwrap(store.table(className: "Thing"))
+        let leaves = try t.leaves()
+        let index = LeafKeyIndex(leaves)
+        XCTAssertNil(index.keyStride, "keys with gaps")
+        let objectKeys = try t.keys()
+        for (row, key) in objectKeys.enumerated() {
+            let found = try XCTUnwrap(index.locate(key, in: leaves))
+            XCTAssertTrue(found == t.locate(key, in: leaves)!)
+            XCTAssertEqual(index.leaf(ofRow: row), found.leaf)
+        }
+        let id = try XCTUnwrap(t.column(named: "id"))
+        let ids = try t.values(id)
+        for (row, value) in ids.enumerated() {
+            XCTAssertEqual(try t.row(primaryKey: value), row, "\(value)")
+            XCTAssertEqual(try t.value(of: id, atRow: row), value)
+        }
+        // (Two rows share an id, 5: the first delete by it took one of them.)
+        let remaining = Set(ids.compactMap(\.intValue))
+        for row in deleted.sorted() where !remaining.contains(Self.id(row)) {
+            XCTAssertNil(try t.row(primaryKey: .int(Self.id(row))), "deleted \(row)")
+        }
+    }
+
+    /// A full SORT by int properties read in place (`ColumnSort`: nullable, extremes, ties)
+    /// gives the general sort's order (`SortTable`), also after a filter.
+    func testColumnSortByIntsAgreesWithTheGeneralSort() throws {
+        let (store, t) = try thing()
+        // (`small` and `id` hold negative values, `n` both int64 extremes, `opt` nulls.)
+        for (filter, keys) in [("TRUEPREDICATE", "opt ASC, small DESC"), ("TRUEPREDICATE", "n DESC, id ASC"), ("TRUEPREDICATE", "small ASC, opt DESC"),
+                               ("n > 10", "opt DESC"), ("flag == true", "small ASC, opt ASC")] {
+            let q = try Query(store: store, table: t, "\(filter) SORT(\(keys))")
+            guard case let .sort(sortKeys)? = q.orderings.first else { return XCTFail("no SORT in \(keys)") }
+            let rows = try q.matches().members
+            let sort = try XCTUnwrap(try ColumnSort.make(table: t, keys: sortKeys, rows: rows))
+            XCTAssertEqual(sort.sorted(rows, prefix: nil), try SortTable(rows, sortKeys).sortedRows(prefix: nil), "\(filter) SORT(\(keys))")
+        }
     }
 
     /// Several aggregates in one call give what each gives alone and what the decoded values

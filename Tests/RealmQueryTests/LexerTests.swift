@@ -21,6 +21,38 @@ final class LexerTests: XCTestCase {
         XCTAssertEqual(kinds("FIRST first First LAST SIZE size"), [.indexFirst, .indexFirst, .identifier, .indexLast, .indexSize, .indexSize])
     }
 
+    /// Every keyword spelling against identifiers, in several cases and with a letter, digit or
+    /// `-` more or a letter less: the first rule whose word is the whole identifier (case
+    /// ignored for the case-insensitive ones), else an identifier.
+    func testEveryKeywordSpellingAgainstIdentifiers() {
+        let rules: [(TokenKind, String, Bool)] = [
+            (.in, "in", false), (.in, "IN", false), (.and, "and", true), (.or, "or", true), (.not, "not", false), (.not, "NOT", false),
+            (.any, "any", false), (.any, "ANY", false), (.any, "some", false), (.any, "SOME", false),
+            (.all, "all", false), (.all, "ALL", false), (.none, "none", false), (.none, "NONE", false),
+            (.beginsWith, "beginswith", true), (.endsWith, "endswith", true), (.contains, "contains", true), (.text, "text", true),
+            (.like, "like", true), (.between, "between", true), (.geoWithin, "geowithin", true),
+            (.truePredicate, "truepredicate", true), (.falsePredicate, "falsepredicate", true),
+            (.sort, "sort", true), (.distinct, "distinct", true), (.limit, "limit", true),
+            (.binary, "bin", true), (.binary, "binary", true), (.obj, "obj", true),
+            (.ascending, "ascending", true), (.ascending, "asc", true), (.descending, "descending", true), (.descending, "desc", true),
+            (.subquery, "subquery", true), (.geoBox, "geobox", true), (.geoPolygon, "geopolygon", true), (.geoCircle, "geocircle", true),
+            (.indexFirst, "FIRST", false), (.indexFirst, "first", false), (.indexLast, "LAST", false), (.indexLast, "last", false),
+            (.indexSize, "SIZE", false), (.indexSize, "size", false), (.trueLiteral, "true", false), (.trueLiteral, "TRUE", false),
+            (.falseLiteral, "false", false), (.falseLiteral, "FALSE", false),
+            (.infinity, "inf", true), (.infinity, "infinity", true), (.nan, "nan", true), (.null, "null", true), (.null, "nil", true),
+        ]
+        func expected(_ text: String) -> TokenKind {
+            rules.first { r in r.2 ? r.1 == text.lowercased() : r.1 == text }?.0 ?? .identifier
+        }
+        for (_, word, _) in rules {
+            let variants = [word, word.uppercased(), word.lowercased(), word.prefix(1).uppercased() + word.dropFirst().lowercased(),
+                            word + "x", word + "1", word + "-a", String(word.dropLast()), "z" + word]
+            for v in variants where !v.isEmpty {
+                XCTAssertEqual(kinds(v), [expected(v)], v)
+            }
+        }
+    }
+
     func testOperatorsAndTheirSpellings() {
         XCTAssertEqual(kinds("== = != <> < > <= =< >= => && || !"),
                        [.equal, .equal, .notEqual, .notEqual, .less, .greater, .lessEqual, .lessEqual, .greaterEqual, .greaterEqual, .and, .or, .not])

@@ -33,9 +33,29 @@ final class QueryConformanceTests: XCTestCase {
         XCTAssertEqual(passed, total)
     }
 
+    /// The same entries on encrypted copies of the fixtures (`encrypt`, §14): the same answers,
+    /// since a query reads the decrypted pages through the same scans.
+    func testEveryQueriesJSONEntryGivesTheSameAnswerOnEncryptedCopies() throws {
+        let directory = Fixtures.path("realm-core")
+        let scratch = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let key = scratch + "/k.key"
+        XCTAssertEqual(realmsh("keygen", "-o", key).code, 0)
+        var copies: [String: String] = [:]
+        for file in ["alltypes.realm", "basic.realm", "large.realm"] {
+            let run = realmsh(["encrypt", "--key-file", key, "-o", scratch + "/" + file, directory + "/" + file])
+            XCTAssertEqual(run.code, 0, "\(file): \(run.stderr)")
+            copies[file] = scratch + "/" + file
+        }
+        let (passed, total) = try runEntries(extraArguments: ["--key-file", key]) { file in copies[file] }
+        XCTAssertGreaterThanOrEqual(total, 174)
+        XCTAssertEqual(passed, total)
+    }
+
     /// Runs every entry on the file `path(entry's file)` gives (entries whose file it does not
-    /// give fail); returns how many gave realm-core's answer, of how many.
-    private func runEntries(_ pathOf: (String) -> String?) throws -> (passed: Int, total: Int) {
+    /// give fail), with `extraArguments` before the file; returns how many gave realm-core's
+    /// answer, of how many.
+    private func runEntries(extraArguments: [String] = [], _ pathOf: (String) -> String?) throws -> (passed: Int, total: Int) {
         let directory = Fixtures.path("realm-core")
         let data = try XCTUnwrap(FileManager.default.contents(atPath: directory + "/queries.json"))
         guard case let .array(entries) = try JSONParser.parse(Array(data)) else {
@@ -54,7 +74,7 @@ final class QueryConformanceTests: XCTestCase {
                 XCTFail("entry \(n): no copy of \(file)")
                 continue
             }
-            var args = ["query", "--format", "json", path, cls, query]
+            var args = ["query", "--format", "json"] + extraArguments + [path, cls, query]
             if let a = entry["args"] { args += ["--args-json", a.compactText] }
             let run = realmsh(args)
             let label = "queries.json #\(n): \(file) \(cls) \"\(query)\""
@@ -73,10 +93,12 @@ final class QueryConformanceTests: XCTestCase {
                 XCTFail("\(label): exited \(run.code): \(run.stderr)")
                 continue
             }
-            if primaryKeys[path + "/" + cls] == nil {
-                primaryKeys[path + "/" + cls] = try RealmFile(path: path).objectClass(named: cls)?.primaryKey
+            // The schema of the fixture itself (a copy has the same).
+            let schemaPath = directory + "/" + file
+            if primaryKeys[schemaPath + "/" + cls] == nil {
+                primaryKeys[schemaPath + "/" + cls] = try RealmFile(path: schemaPath).objectClass(named: cls)?.primaryKey
             }
-            let pk = primaryKeys[path + "/" + cls]!
+            let pk = primaryKeys[schemaPath + "/" + cls]!
             let got = objects.map { o -> String in
                 if let pk { return o[pk]?.compactText ?? "?" }
                 return "{\"$key\":" + (o["_key"]?.compactText ?? "?") + "}"

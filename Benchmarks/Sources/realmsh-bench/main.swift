@@ -6,13 +6,14 @@ import Glibc
 ///
 /// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift,
 /// write: WriteWorkloads.swift, sqlite-export: ExportWorkload.swift, browse: BrowseWorkloads.swift,
-/// legacy: LegacyWorkloads.swift).
+/// legacy: LegacyWorkloads.swift, profile: Profile.swift).
 let usage = """
-    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9] [--strings plain|enumerated]
+    usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,4b,4c,4d,5,5b,6,7,8,8b,9] [--strings plain|enumerated]
            realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 1b,9,10,11]
            realmsh-bench sqlite-export [--rows N] [--runs K] [--work DIR]
            realmsh-bench browse [--rows N] [--runs K] [--work DIR]
            realmsh-bench legacy [--rows N] [--runs K] [--work DIR]   (a format-9 file of N rows: open, export)
+           realmsh-bench profile --file F (--query RQL | --mode lookups) [--mode count|run-count|rows|lookups] [--runs K]
       --rows N    objects (default 1000000; §5's expected results are checked only then)
       --runs K    timed runs per contender after one warm-up (default 11 for query, 5 for write)
       --work DIR  where the generated .realm/.sqlite files are kept between runs
@@ -20,6 +21,8 @@ let usage = """
       --only LIST run only these workloads
       --strings   query: `enumerated` runs on a copy with Person.name enumerated, as
                   `realmsh compact --enumerate-strings 10` writes it (default plain)
+      profile     one realmsh operation on a Person file, K times (default 5), nothing else:
+                  for `valgrind --tool=callgrind --toggle-collect='*profiledRuns*'`
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -75,6 +78,12 @@ do {
     case "legacy":
         let s = settings(defaultRuns: 11)
         try LegacyWorkloads(rows: s.rows, runs: s.runs, work: work).run()
+    case "profile":
+        guard let file = options["file"], let runs = Int(options["runs"] ?? "5"), runs > 0 else {
+            print(usage)
+            exit(64)
+        }
+        try Profile(file: file, query: options["query"] ?? "", mode: options["mode"] ?? "count", runs: runs).run()
     default:
         print(usage)
         exit(64)

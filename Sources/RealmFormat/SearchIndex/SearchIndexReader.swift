@@ -16,10 +16,26 @@ public struct SearchIndexReader {
 
     let snapshot: Snapshot
     public let rootRef: Int
+    /// The snapshot's kept upper levels, when this reader was made to hold them.
+    let top: IndexTop?
 
     public init(snapshot: Snapshot, rootRef: Int) {
         self.snapshot = snapshot
         self.rootRef = rootRef
+        top = nil
+    }
+
+    private init(snapshot: Snapshot, rootRef: Int, top: IndexTop) {
+        self.snapshot = snapshot
+        self.rootRef = rootRef
+        self.top = top
+    }
+
+    /// This reader holding the index's kept upper levels (`IndexTop`), read now if they were
+    /// not yet: for a reader kept for many lookups, which then skip asking the snapshot.
+    public func holdingTop() throws(FormatError) -> SearchIndexReader {
+        if top != nil { return self }
+        return SearchIndexReader(snapshot: snapshot, rootRef: rootRef, top: try snapshot.indexTop(rootRef, self))
     }
 
     /// The ObjKeys whose value equals `value` (Realm's comparison, `ValueOrder.compare`), in
@@ -55,27 +71,36 @@ public struct SearchIndexReader {
         try lookup { IndexKey.key(int: value, offset: $0) }
     }
 
-    /// Descends from the root, taking the key of each sub-index level from `keyAt(offset)`.
+    /// Descends from the root, taking the key of each sub-index level from `keyAt(offset)`. The
+    /// upper levels come from the snapshot's kept copy (`IndexTop`), the rest are read.
     @inline(__always)
     func lookup(_ keyAt: (Int) -> Int32) throws(FormatError) -> IndexHit {
         var ref = rootRef
         var offset = 0
         var innerDepth = 0
+        var level = 0
         var key = keyAt(0)
+        var top: IndexTop?
+        if let kept = self.top { top = kept } else { top = try snapshot.indexTop(rootRef, self) }
         while true {
-            let node = try indexNode(ref)
+            let node: IndexNode
+            if let top { node = top.node } else { node = try indexNode(ref) }
             let i = node.lowerBound(key)
             guard i < node.keyCount else { return .none }
-            if node.node.isInner {
+            if node.isInner {
                 innerDepth += 1
                 guard innerDepth <= Self.maxInnerDepth else {
                     throw .corrupt(offset: ref, reason: "search index inner nodes nest deeper than \(Self.maxInnerDepth) levels")
                 }
                 ref = try node.childRef(i)
+                level += 1
+                top = level < IndexTop.depth ? try top?.child(i, ref: ref, self) : nil
                 continue
             }
             guard node.key(i) == Int64(key) else { return .none }
-            switch try leafEntry(node, i) {
+            let entry: Entry
+            if let top { entry = try top.entry(i, self) } else { entry = try leafEntry(node, i) }
+            switch entry {
             case let .single(objKey):
                 return .single(objKey: objKey, offset: offset)
             case let .list(listRef):
@@ -88,6 +113,8 @@ public struct SearchIndexReader {
                 ref = subRef
                 innerDepth = 0
                 key = keyAt(offset)
+                level += 1
+                top = level < IndexTop.depth ? try top?.child(i, ref: subRef, self) : nil
             }
         }
     }
@@ -144,19 +171,19 @@ public struct SearchIndexReader {
                 throw .corrupt(offset: ref, reason: "search index inner nodes nest deeper than \(Self.maxInnerDepth) levels")
             }
             let node = try indexNode(ref)
-            if !node.node.context { irregularity(ref, "search index node lacks the context flag") }
+            if !node.context { irregularity(ref, "search index node lacks the context flag") }
             if node.keyCount > maxNodeSize {
                 irregularity(ref, "search index node has \(node.keyCount) keys (at most \(maxNodeSize))")
             }
             for i in 0..<node.keyCount {
                 let k = node.key(i)
                 if k < Int64(Int32.min) || k > Int64(Int32.max) {
-                    irregularity(node.keys.ref, "search index key \(k) is not a signed 32-bit value")
+                    irregularity(node.keysRef, "search index key \(k) is not a signed 32-bit value")
                 } else if i > 0 && k <= node.key(i - 1) {
-                    irregularity(node.keys.ref, "search index keys are not strictly ascending at position \(i)")
+                    irregularity(node.keysRef, "search index keys are not strictly ascending at position \(i)")
                 }
             }
-            if node.node.isInner {
+            if node.isInner {
                 if node.keyCount == 0 { irregularity(ref, "search index inner node has no children") }
                 for i in 0..<node.keyCount {
                     let last = try visit(try node.childRef(i), depth: depth + 1)
@@ -202,22 +229,34 @@ public struct SearchIndexReader {
 
     // MARK: nodes
 
-    /// One index node and its keys array.
+    /// One index node and its keys array, as plain views of their checked payloads (no
+    /// reference to the image: copied per level of a lookup, and kept in `IndexTop`, without
+    /// reference counting; the reader's snapshot keeps the bytes alive).
     struct IndexNode {
-        let node: Node
-        let keys: Node
+        let ref: Int
+        let isInner: Bool
+        let context: Bool
+        let keysRef: Int
+        /// The keys; and the node's own elements: slot 0 the keys ref, then one per key.
+        let keys: PackedInts
+        let slots: PackedInts
         var keyCount: Int { keys.count }
         func key(_ i: Int) -> Int64 { keys.int(i) }
+
+        /// Slot `i` as `Node.ref` reads it: nil for 0 and tagged values.
+        func ref(_ i: Int) -> Int? {
+            guard i >= 0, i < slots.count else { return nil }
+            let v = slots.int(i)
+            return v != 0 && v & 1 == 0 ? Int(v) : nil
+        }
 
         /// The first position whose key is ≥ `key` (keyCount if none).
         func lowerBound(_ key: Int32) -> Int {
             var lo = 0, hi = keyCount
-            if keys.width == 32 {
+            if keys.width == 32, hi > 0, let bytes = keys.bytes.baseAddress, keys.bytes.count >= 4 * hi {
                 // Realm writes keys arrays with width 32 (§12.2): read them straight from the
                 // payload (`Node` checked its extent when made) rather than through `int`'s
                 // per-element switch on the width.
-                let bytes = keys.payloadBytes()
-                guard bytes.count >= 4 * hi, hi > 0 else { return lowerBound(key, lo, hi) }
                 @inline(__always) func at(_ i: Int) -> Int32 {
                     Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))
                 }
@@ -255,8 +294,7 @@ public struct SearchIndexReader {
                 }
                 while lo < hi {
                     let mid = (lo &+ hi) >> 1
-                    let k = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 &* mid, as: Int32.self))
-                    if k < key { lo = mid &+ 1 } else { hi = mid }
+                    if at(mid) < key { lo = mid &+ 1 } else { hi = mid }
                 }
                 return lo
             }
@@ -274,10 +312,10 @@ public struct SearchIndexReader {
         }
 
         func childRef(_ i: Int) throws(FormatError) -> Int {
-            guard let ref = node.ref(i + 1) else {
-                throw .corrupt(offset: node.ref, reason: "search index inner node entry \(i) is not a ref")
+            guard let child = ref(i + 1) else {
+                throw .corrupt(offset: ref, reason: "search index inner node entry \(i) is not a ref")
             }
-            return ref
+            return child
         }
     }
 
@@ -296,16 +334,17 @@ public struct SearchIndexReader {
         guard !keys.hasRefs, keys.header.widthType == .bits, keys.count == node.count - 1 else {
             throw .corrupt(offset: keysRef, reason: "search index keys array does not hold one key per entry (\(node.count - 1))")
         }
-        return IndexNode(node: node, keys: keys)
+        return IndexNode(ref: ref, isInner: node.isInner, context: node.context, keysRef: keysRef,
+                         keys: PackedInts(keys), slots: PackedInts(node))
     }
 
     /// Leaf entry `i`: a tagged ObjKey, or a ref whose target's context flag tells a sub-index
     /// (set) from a duplicate list (clear).
     func leafEntry(_ node: IndexNode, _ i: Int) throws(FormatError) -> Entry {
-        let v = node.node.int(i + 1)
+        let v = node.slots.int(i + 1)
         if v & 1 == 1 { return .single(Int64(bitPattern: UInt64(bitPattern: v) >> 1)) }
         guard v != 0 else {
-            throw .corrupt(offset: node.node.ref, reason: "search index leaf entry \(i) is 0")
+            throw .corrupt(offset: node.ref, reason: "search index leaf entry \(i) is 0")
         }
         let target = try snapshot.node(Int(v))
         return target.context ? .subIndex(Int(v)) : .list(Int(v))

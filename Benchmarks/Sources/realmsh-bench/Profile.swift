@@ -1,0 +1,72 @@
+import Glibc
+import RealmFormat
+import RealmQuery
+
+/// `realmsh-bench profile`: one realmsh operation run `runs` times on a file the query benchmark
+/// built, and nothing else (no SQLite, no row generation), for instruction counts that do not
+/// depend on the load of the machine:
+///
+///   valgrind --tool=callgrind --toggle-collect='*profiledRuns*' \
+///     .build/release/realmsh-bench profile --file /tmp/realmsh-bench/people-1000000.realm --query "name BEGINSWITH 'B'"
+///
+/// Modes: `count` (parse+run, as the benchmark's workloads 2–6), `run-count` (parsed once, run
+/// only), `rows` (parse+run, the matching rows in order with their ids read, as workload 8) and
+/// `lookups` (workload 9's 100,000 primary-key lookups summing `age`).
+struct Profile {
+    let file: String
+    let query: String
+    let mode: String
+    let runs: Int
+    let keys = People.lookupKeys()
+
+    func run() throws {
+        let snapshot = try Snapshot(path: file)
+        // One untimed run outside the measured function, so that lazily built per-snapshot
+        // state (leaf lists, column refs) is counted as the benchmark's warm-up leaves it.
+        _ = try once(snapshot, parsed: nil)
+        let parsed = mode == "run-count" ? try Query(store: ObjectStore(snapshot: snapshot), className: "Person", query) : nil
+        let start = now()
+        let result = try profiledRuns(snapshot, parsed: parsed)
+        print("\(mode) \(query): \(result) (\(milliseconds((now() - start) / Double(runs))) per run)")
+    }
+
+    @inline(never)
+    func profiledRuns(_ snapshot: Snapshot, parsed: Query?) throws -> Int64 {
+        var result: Int64 = 0
+        for _ in 0..<runs { result = try once(snapshot, parsed: parsed) }
+        return result
+    }
+
+    func once(_ snapshot: Snapshot, parsed: Query?) throws -> Int64 {
+        switch mode {
+        case "count":
+            return Int64(try Query(store: ObjectStore(snapshot: snapshot), className: "Person", query).count())
+        case "run-count":
+            return Int64(try (parsed ?? Query(store: ObjectStore(snapshot: snapshot), className: "Person", query)).count())
+        case "rows":
+            let q = try Query(store: ObjectStore(snapshot: snapshot), className: "Person", query)
+            guard let id = q.table.column(named: "id") else { throw BenchError("no id column") }
+            var sum: Int64 = 0
+            for r in try q.rows() {
+                guard case let .int(v) = try q.table.value(of: id, atRow: r) else { throw BenchError("id is not an int") }
+                sum += v
+            }
+            return sum
+        case "lookups":
+            guard let t = ObjectStore(snapshot: snapshot).table(className: "Person"), let age = t.column(named: "age") else {
+                throw BenchError("no Person.age")
+            }
+            let n = Int64(try t.count())
+            var sum: Int64 = 0
+            for k in keys {
+                guard let row = try t.row(primaryKey: .int(k % n)), case let .int(a) = try t.value(of: age, atRow: row) else {
+                    throw BenchError("no Person \(k)")
+                }
+                sum += a
+            }
+            return sum
+        default:
+            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups)")
+        }
+    }
+}
