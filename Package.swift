@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // A header-only cache prefetch hint for the leaf scans (no library behind it).
         .systemLibrary(name: "CPrefetch"),
+        // libc's wcwidth, which Swift's Glibc module does not declare: the columns a character
+        // takes in the shell's tables (header only).
+        .systemLibrary(name: "CTerminal"),
         // Failpoints (Writing/Failpoint.swift) exist only in debug builds, the ones `swift test` runs.
         .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"],
                 swiftSettings: [.define("REALMSH_FAILPOINTS", .when(configuration: .debug))]),
@@ -30,7 +33,7 @@ let package = Package(
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
         // Scripted schema migrations: the object-store view and queries, applied to table models.
         .target(name: "RealmMigration", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "CReadline"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "CReadline", "CTerminal"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),

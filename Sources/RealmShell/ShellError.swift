@@ -20,6 +20,7 @@ public struct ShellError: Error, Sendable {
         case .encrypted, .wrongKey: code = .noPermission
         case .invalidKey: code = .usage
         case .unsupportedFormat: code = .unavailable
+        case .interrupted: return ShellError(error.message, code: .interrupted)
         case let .io(_, errno, _):
             switch errno {
             case 2, 20, 21: code = .noInput             // ENOENT, ENOTDIR, EISDIR

@@ -14,12 +14,12 @@ struct DotCommand {
 
     static let all: [DotCommand] = [
         .init(name: "classes", arguments: "", help: "List the classes with their object counts.", completes: .nothing),
-        .init(name: "exit", arguments: "", help: "Leave the shell (as .quit).", completes: .nothing),
+        .init(name: "exit", arguments: "[N]", help: "Leave the shell with exit status N (default: as .quit).", completes: .nothing),
         .init(name: "follow", arguments: "CLASS.LINK[.LINK…] [where PREDICATE]", help: "Show the objects the links of the matching objects point to (as typing CLASS.LINK where …).", completes: .keyPath),
         .init(name: "headers", arguments: "on|off", help: "Column headers in box, table, markdown and csv output.", completes: .onOff),
         .init(name: "help", arguments: "[PATTERN]", help: "Show this help, or only the lines matching PATTERN.", completes: .topics),
         .init(name: "info", arguments: "", help: "Show the file's format, version, history, classes and free space.", completes: .nothing),
-        .init(name: "maxrows", arguments: "N", help: "Objects shown by box, table, markdown and line output (0: all; 40 on a terminal).", completes: .nothing),
+        .init(name: "maxrows", arguments: "N|auto", help: "Objects shown in every mode (0: all; auto: as many as fit the screen, the default on a terminal).", completes: .nothing),
         .init(name: "maxwidth", arguments: "N", help: "Width of tables in characters (0: the terminal's width).", completes: .nothing),
         .init(name: "mode", arguments: "MODE", help: "How results are shown: \(ResultFormats.names(for: .shell).joined(separator: ", ")).", completes: .modes),
         .init(name: "nullvalue", arguments: "TEXT", help: "Text shown for null in box, table, markdown and line output.", completes: .nothing),
@@ -31,7 +31,8 @@ struct DotCommand {
         .init(name: "read", arguments: "FILE", help: "Run the commands in FILE.", completes: .files),
         .init(name: "schema", arguments: "[CLASS]…", help: "Show the schema, or the schema of the given classes.", completes: .classes),
         .init(name: "show", arguments: "", help: "Show the current settings.", completes: .nothing),
-        .init(name: "timer", arguments: "on|off", help: "Show how long each command took.", completes: .onOff),
+        .init(name: "timer", arguments: "on|off", help: "Show how long each command took (time in the pager excluded).", completes: .onOff),
+        .init(name: "types", arguments: "on|off", help: "Show property types in table headers (age int?).", completes: .onOff),
         .init(name: "write", arguments: "on|off", help: "Allow commands that change the file: insert, upsert, import, update, delete, compact, migrate.", completes: .onOff),
     ]
 
@@ -79,8 +80,17 @@ extension ShellSession {
         }
 
         switch command.name {
-        case "quit", "exit":
+        case "quit":
             quit()
+        case "exit":
+            guard let value = args.first else {
+                quit()
+                return .success
+            }
+            guard args.count == 1, let n = Int32(value), (0...255).contains(n) else {
+                throw ShellError(".exit takes a status from 0 to 255, not '\(args.joined(separator: " "))'", code: .usage)
+            }
+            quit(status: ExitCode(rawValue: n))
         case "help":
             io.print(Self.helpText(pattern: args.first, style: .init(color: io.useColor)))
         case "classes":
@@ -115,6 +125,8 @@ extension ShellSession {
             if let on = try onOff(settings.headers) { settings.headers = on }
         case "timer":
             if let on = try onOff(settings.timer) { settings.timer = on }
+        case "types":
+            if let on = try onOff(settings.types) { settings.types = on }
         case "pager":
             if let on = try onOff(settings.pager) { settings.pager = on }
         case "write":
@@ -127,7 +139,13 @@ extension ShellSession {
             guard args.count <= 1 else { throw ShellError("usage: .nullvalue TEXT (quote text with spaces)", code: .usage) }
             if let value = args.first { settings.nullValue = value } else { io.print(settings.nullValue) }
         case "maxrows":
-            if let n = try number(settings.maxRows) { settings.maxRows = n }
+            if args.first?.lowercased() == "auto" {
+                settings.maxRows = nil
+            } else if args.isEmpty {
+                io.print(settings.maxRows.map(String.init) ?? "auto")
+            } else if let n = try number(0) {
+                settings.maxRows = n
+            }
         case "maxwidth":
             if let n = try number(settings.maxWidth) { settings.maxWidth = n }
         case "output":
@@ -155,9 +173,10 @@ extension ShellSession {
             let rows: [(String, String)] = [
                 ("file", path ?? "(none)"), ("write", writeEnabled ? "on" : "off"), ("mode", settings.mode.name),
                 ("headers", settings.headers ? "on" : "off"), ("nullvalue", settings.nullValue),
-                ("maxrows", settings.maxRows == 0 ? "0 (all)" : String(settings.maxRows)),
+                ("maxrows", settings.maxRows.map { $0 == 0 ? "0 (all)" : String($0) } ?? "auto (as many as fit the screen)"),
                 ("maxwidth", settings.maxWidth == 0 ? "0 (terminal width)" : String(settings.maxWidth)),
-                ("timer", settings.timer ? "on" : "off"), ("pager", settings.pager ? "on" : "off"), ("output", outputDescription),
+                ("timer", settings.timer ? "on" : "off"), ("types", settings.types ? "on" : "off"),
+                ("pager", settings.pager ? "on" : "off"), ("output", outputDescription),
             ]
             for (k, v) in rows { io.print(k.padding(to: 11) + v) }
         default:

@@ -18,6 +18,7 @@ struct CSVWriter {
     func write(to sink: ByteSink) throws {
         var buffer = header()
         try file.forEachObject(of: objectClass) { key, values in
+            try Platform.checkCancellation()
             try appendRow(key, values, to: &buffer)
             if buffer.count > 1 << 16 {
                 sink.write(buffer)
@@ -31,6 +32,7 @@ struct CSVWriter {
     func write(objects: [(key: Int64, values: [Value])], to sink: ByteSink) throws {
         var buffer = header()
         for (key, values) in objects {
+            try Platform.checkCancellation()
             try appendRow(key, values, to: &buffer)
             if buffer.count > 1 << 16 {
                 sink.write(buffer)

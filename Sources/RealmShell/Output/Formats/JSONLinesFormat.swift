@@ -1,3 +1,4 @@
+import RealmFormat
 import RealmObjects
 
 /// `jsonl`: one compact object per line; an export writes every object of every top-level
@@ -10,6 +11,7 @@ struct JSONLinesFormat: ResultFormat {
         let writer = ObjectJSON(file: results.file)
         var out = JSONEmitter(sink: output.sink, pretty: false)
         for (key, values) in try results.objects() {
+            try Platform.checkCancellation()
             try writer.writeObject(results.objectClass, key: key, values: values, to: &out)
             out.raw("\n")
         }
@@ -21,6 +23,7 @@ struct JSONLinesFormat: ResultFormat {
         var out = JSONEmitter(sink: output.sink, pretty: false)
         for c in classes where !c.isEmbedded {
             try file.forEachObject(of: c) { key, values in
+                try Platform.checkCancellation()
                 try writer.writeObject(c, key: key, values: values, to: &out, classMember: true)
                 out.raw("\n")
             }
