@@ -6,11 +6,19 @@ public struct ShellError: Error, Sendable {
     public let code: ExitCode
     /// Usage errors also print the command's usage line.
     public let usageOf: String?
+    /// The reader's error behind this one, when a key may be what went wrong: for
+    /// `KeyOptions.explain`, which names the key the user gave.
+    let keyProblem: FormatError?
 
     public init(_ message: String, code: ExitCode, usageOf: String? = nil) {
+        self.init(message, code: code, usageOf: usageOf, keyProblem: nil)
+    }
+
+    init(_ message: String, code: ExitCode, usageOf: String?, keyProblem: FormatError?) {
         self.message = message
         self.code = code
         self.usageOf = usageOf
+        self.keyProblem = keyProblem
     }
 
     /// Maps a reader error on `path` to a message naming the file and its exit status.
@@ -30,6 +38,11 @@ public struct ShellError: Error, Sendable {
             return ShellError(error.message, code: code)
         default: code = .dataError
         }
-        return ShellError("\(path): \(error.message)", code: code)
+        switch error {
+        case .encrypted, .notEncrypted, .wrongKey:
+            return ShellError("\(path): \(error.message)", code: code, usageOf: nil, keyProblem: error)
+        default:
+            return ShellError("\(path): \(error.message)", code: code)
+        }
     }
 }

@@ -13,11 +13,13 @@ struct DotCommand {
     enum Completion { case nothing, onOff, modes, classes, files, keyPath, topics }
 
     static let all: [DotCommand] = [
-        .init(name: "classes", arguments: "", help: "List the classes with their object counts.", completes: .nothing),
+        .init(name: "classes", arguments: "", help: "List the classes with their object counts (also .tables).", completes: .nothing),
+        .init(name: "dump", arguments: "[CLASS]…", help: "Print the canonical JSON dump (export --format json), of the given classes only.", completes: .classes),
         .init(name: "exit", arguments: "[N]", help: "Leave the shell with exit status N (default: as .quit).", completes: .nothing),
         .init(name: "follow", arguments: "CLASS.LINK[.LINK…] [where PREDICATE]", help: "Show the objects the links of the matching objects point to (as typing CLASS.LINK where …).", completes: .keyPath),
         .init(name: "headers", arguments: "on|off", help: "Column headers in box, table, markdown and csv output.", completes: .onOff),
         .init(name: "help", arguments: "[PATTERN]", help: "Show this help, or only the lines matching PATTERN.", completes: .topics),
+        .init(name: "indexes", arguments: "[CLASS]…", help: "List the primary keys and indexed properties.", completes: .classes),
         .init(name: "info", arguments: "", help: "Show the file's format, version, history, classes and free space.", completes: .nothing),
         .init(name: "maxrows", arguments: "N|auto", help: "Objects shown in every mode (0: all; auto: as many as fit the screen, the default on a terminal).", completes: .nothing),
         .init(name: "maxwidth", arguments: "N", help: "Width of tables in characters (0: the terminal's width).", completes: .nothing),
@@ -31,6 +33,7 @@ struct DotCommand {
         .init(name: "read", arguments: "FILE", help: "Run the commands in FILE.", completes: .files),
         .init(name: "schema", arguments: "[CLASS]…", help: "Show the schema, or the schema of the given classes.", completes: .classes),
         .init(name: "show", arguments: "", help: "Show the current settings.", completes: .nothing),
+        .init(name: "tables", arguments: "", help: "The same as .classes (sqlite3's name).", completes: .nothing),
         .init(name: "timer", arguments: "on|off", help: "Show how long each command took (time in the pager excluded).", completes: .onOff),
         .init(name: "types", arguments: "on|off", help: "Show property types in table headers (age int?).", completes: .onOff),
         .init(name: "write", arguments: "on|off", help: "Allow commands that change the file: insert, upsert, import, update, delete, compact, migrate.", completes: .onOff),
@@ -93,7 +96,7 @@ extension ShellSession {
             quit(status: ExitCode(rawValue: n))
         case "help":
             io.print(Self.helpText(pattern: args.first, style: .init(color: io.useColor)))
-        case "classes":
+        case "classes", "tables":
             let file = try currentFile()
             var lines = [String]()
             let width = file.classes.map(\.name.count).max() ?? 0
@@ -110,6 +113,21 @@ extension ShellSession {
             emit(SchemaText.render(try selectClasses(file, args), io: io).trimmingWhitespace(), io: io)
         case "info":
             return try runSubcommand(InfoCommand.self, args, io: io, reader: reader)
+        case "dump":
+            return try runSubcommand(ExportCommand.self, args.flatMap { ["--class", $0] }, io: io, reader: reader)
+        case "indexes":
+            let file = try currentFile()
+            var rows = [(String, String)]()
+            for c in try selectClasses(file, args) {
+                for p in c.properties {
+                    var kinds = [String]()
+                    if p.isPrimaryKey { kinds.append("primary key") } else if p.isIndexed { kinds.append("indexed") }
+                    if p.column.attributes.contains(.fullText) { kinds.append("full-text") }
+                    if !kinds.isEmpty { rows.append(("\(c.name).\(p.name)", kinds.joined(separator: ", "))) }
+                }
+            }
+            let width = rows.map { $0.0.count }.max() ?? 0
+            emit(rows.isEmpty ? "(no indexes)" : rows.map { $0.0.padding(to: width + 2) + $0.1 }.joined(separator: "\n"), io: io)
         case "mode":
             guard let value = args.first else {
                 io.print(settings.mode.name)
@@ -161,7 +179,7 @@ extension ShellSession {
             do { parsed = try ArgumentParser.parse(args, spec: spec) } catch {
                 throw ShellError(error.message, code: .usage)
             }
-            let file = try open(parsed[Positional.realmFile], keyFile: parsed[KeyOptions.keyFile], keyHex: parsed[KeyOptions.key], typed: true, io: io)
+            let file = try openAsking(parsed[Positional.realmFile], keyFile: parsed[KeyOptions.keyFile], keyHex: parsed[KeyOptions.key], typed: true, io: io)
             writeEnabled = false
             io.printError("Opened \(file.path): \(file.classes.count) \(file.classes.count == 1 ? "class" : "classes"), format \(file.snapshot.fileFormat), read-only.")
         case "follow":

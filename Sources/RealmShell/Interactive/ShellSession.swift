@@ -239,6 +239,7 @@ final class ShellSession {
         if let query = try ShortQuery.parse(text, classes: currentClassNames()) {
             return try runQuery(query, io: io)
         }
+        if let hint = SQLHint.hint(for: text, classes: currentClassNames()) { throw ShellError(hint, code: .usage) }
         throw unknownCommand(head)
     }
 
@@ -256,7 +257,10 @@ final class ShellSession {
         guard let path else { throw ShellError("no file is open; open one with .open FILE", code: .usage) }
         let stamp = Platform.modificationStamp(path)
         if let cache, stamp != nil, cache.stamp == stamp { return cache.file }
-        let open = try OpenRealm(path: path, key: resolveKey())
+        let open: OpenRealm
+        do { open = try OpenRealm(path: path, key: resolveKey()) } catch {
+            throw KeyOptions(keyFile: keyFile, keyHex: keyHex).explain(error)
+        }
         cache = (stamp, open.file, ValueText(file: open.file))
         return open.file
     }
@@ -297,6 +301,32 @@ final class ShellSession {
         } catch {
             (path, self.keyFile, self.keyHex, cache) = previous
             throw error
+        }
+    }
+
+    /// `open`, and for a person at a terminal opening an encrypted file without any key, the
+    /// key asked for (`KeyPrompt`: no echo) — a key file's path or the key in hex — until one
+    /// opens it (three tries).
+    func openAsking(_ newPath: String, keyFile: String?, keyHex: String?, typed: Bool = false, io: ShellIO) throws(ShellError) -> RealmFile {
+        do {
+            return try open(newPath, keyFile: keyFile, keyHex: keyHex, typed: typed, io: io)
+        } catch where interactive && error.keyProblem == .encrypted && KeyOptions(keyFile: keyFile, keyHex: keyHex).given == nil {
+            let name = newPath.split(separator: "/").last.map(String.init) ?? newPath
+            var failure = error
+            for _ in 0..<3 {
+                guard let typedKey = KeyPrompt.read("Key for \(name) (128 hex characters, or a key file): ")?.trimmingWhitespace(),
+                      !typedKey.isEmpty else { throw error }
+                let isFile = Platform.fileExists(typedKey) && !typedKey.allSatisfy(\.isHexDigit)
+                do {
+                    return try open(newPath, keyFile: isFile ? typedKey : nil, keyHex: isFile ? nil : typedKey, typed: true, io: io)
+                } catch where error.keyProblem != nil || error.code == .usage {
+                    // A wrong or malformed key: say so (never echoing it) and ask again.
+                    let message = error.message.firstRange(of: "invalid key").map { String(error.message[$0.lowerBound...]) } ?? error.message
+                    io.printError(useColor ? "\u{1B}[31mError: \(message)\u{1B}[0m" : "Error: \(message)")
+                    failure = error
+                }
+            }
+            throw failure
         }
     }
 

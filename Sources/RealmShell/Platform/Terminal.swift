@@ -29,6 +29,16 @@ extension Platform {
         return nil
     }
 
+    /// Turns the terminal's echo on `fd` off or on (a key typed at a prompt); false when `fd`
+    /// is not a terminal.
+    @discardableResult
+    public static func setEcho(_ fd: Int32, _ on: Bool) -> Bool {
+        var attributes = termios()
+        guard tcgetattr(fd, &attributes) == 0 else { return false }
+        if on { attributes.c_lflag |= tcflag_t(ECHO) } else { attributes.c_lflag &= ~tcflag_t(ECHO) }
+        return tcsetattr(fd, TCSAFLUSH, &attributes) == 0
+    }
+
     public static func setTerminalSize(_ fd: Int32, rows: Int, columns: Int) {
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
