@@ -17,10 +17,11 @@ struct CSVWriter {
         json = ObjectJSON(file: file)
     }
 
-    func write(to sink: ByteSink) throws {
+    /// Every object of the class; `eachObject` after each (progress, cancellation).
+    func write(to sink: ByteSink, eachObject: () throws -> Void) throws {
         var buffer = header()
         try file.forEachObject(of: objectClass) { key, values in
-            try Platform.checkCancellation()
+            try eachObject()
             try appendRow(key, values, to: &buffer)
             if buffer.count > 1 << 16 {
                 sink.write(buffer)

@@ -25,6 +25,6 @@ struct CSVFormat: ResultFormat {
     }
 
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws {
-        try CSVWriter(file: file, objectClass: classes[0]).write(to: output.sink)
+        try CSVWriter(file: file, objectClass: classes[0]).write(to: output.sink, eachObject: output.objectWritten)
     }
 }

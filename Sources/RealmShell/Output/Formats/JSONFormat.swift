@@ -31,6 +31,6 @@ struct JSONFormat: ResultFormat {
     }
 
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws {
-        try CanonicalDump.write(file, to: output.sink, classNames: selected ? Set(classes.map(\.name)) : nil)
+        try CanonicalDump.write(file, to: output.sink, classNames: selected ? Set(classes.map(\.name)) : nil, eachObject: output.objectWritten)
     }
 }

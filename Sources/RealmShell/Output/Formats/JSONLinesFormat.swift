@@ -23,9 +23,9 @@ struct JSONLinesFormat: ResultFormat {
         var out = JSONEmitter(sink: output.sink, pretty: false)
         for c in classes where !c.isEmbedded {
             try file.forEachObject(of: c) { key, values in
-                try Platform.checkCancellation()
                 try writer.writeObject(c, key: key, values: values, to: &out, classMember: true)
                 out.raw("\n")
+                try output.objectWritten()
             }
         }
         out.flush()

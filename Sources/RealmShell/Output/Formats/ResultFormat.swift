@@ -143,6 +143,8 @@ struct ResultOutput {
 struct ExportOutput {
     let sink: ByteSink
     let file: OutputFile?
+    /// Called after each object a format writes: progress, and Ctrl-C in the shell.
+    var objectWritten: () throws -> Void = { try Platform.checkCancellation() }
 }
 
 /// How results are shown where a command runs (`CommandHost`): the format when none is
