@@ -154,7 +154,7 @@ struct Completer {
         if let option = expecting {
             if let choices = option.choices { return Completion(candidates: matching(word, choices)) }
             if option.long == "class" { return Completion(candidates: matching(word, classes.map(\.name))) }
-            if ["output", "file", "key-file", "new-key-file", "schema"].contains(option.long) { return files(word) }
+            if option.takesPath { return files(word) }
             if option.long == "where", let className, let c = objectClass(className) {
                 return predicateCompletion(c, context: "", word: word)
             }
