@@ -41,13 +41,14 @@ struct KeyOptions {
         case .notEncrypted:
             let advice = given == "REALMSH_KEY" ? "REALMSH_KEY is set in the environment; unset it for plain files"
                 : "open it without \(given.hasPrefix("--key-file") ? "--key-file" : "--key")"
-            return ShellError(prefix + "this file is not encrypted, but a key was given (\(given)): \(advice)", code: error.code)
+            return ShellError(prefix + "this file is not encrypted, but a key was given (\(given)): \(advice)", code: error.code,
+                              usageOf: nil, keyProblem: problem)
         case let .wrongKey(page):
             var message = prefix + FormatError.wrongKey(page: page).message + ": \(given) does not open this file"
             if isHalfKeyInHex {
                 message += "; it is 64 hexadecimal characters, taken as 64 raw bytes: as hex they are 32 bytes, too short (a key in hex has 128 characters)"
             }
-            return ShellError(message, code: error.code)
+            return ShellError(message, code: error.code, usageOf: nil, keyProblem: problem)
         default:
             return error
         }

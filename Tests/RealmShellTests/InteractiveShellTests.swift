@@ -244,4 +244,37 @@ final class InteractiveShellTests: XCTestCase {
         shell.type("\u{04}")
         XCTAssertEqual(shell.waitForExit(), 0, shell.screen)
     }
+
+    /// As sqlite3: `realmsh` alone on a terminal is the shell, with no file open yet.
+    func testBareRealmshOpensTheShell() throws {
+        let shell = try TerminalSession(arguments: [], environment: ["REALMSH_HISTORY": historyPath])
+        XCTAssertTrue(shell.waitFor("no file open: .open FILE opens one"), shell.screen)
+        XCTAssertTrue(shell.waitFor("realmsh> "), shell.screen)
+        shell.type(".open \(basic)\n")
+        XCTAssertTrue(shell.waitFor("basic.realm> "), shell.screen)
+        shell.type(".exit 4\n")
+        XCTAssertEqual(shell.waitForExit(), 4, shell.screen)
+    }
+
+    /// An encrypted file opened without a key: the key is asked for, not echoed, asked again
+    /// when it is wrong, and passed on to commands.
+    func testTheKeyOfAnEncryptedFileIsAskedFor() throws {
+        let encrypted = Fixtures.path("realm-core/encrypted.realm")
+        let hex = try String(contentsOfFile: Fixtures.path("realm-core/encrypted.key"), encoding: .utf8).filter { !$0.isWhitespace }
+        let shell = try TerminalSession(arguments: [encrypted], environment: ["REALMSH_HISTORY": historyPath])
+        XCTAssertTrue(shell.waitFor("Key for encrypted.realm (128 hex characters, or a key file): "), shell.screen)
+        shell.type(String(repeating: "ab", count: 64) + "\n")
+        XCTAssertTrue(shell.waitFor("wrong key (authentication failed at page 0)"), shell.screen)
+        XCTAssertTrue(shell.waitFor("Key for encrypted.realm"), shell.screen)
+        shell.type(hex + "\n")
+        XCTAssertTrue(shell.waitFor("encrypted.realm> "), shell.screen)
+        XCTAssertFalse(shell.screen.contains(String(hex.prefix(16))), "the key is not echoed")
+        XCTAssertFalse(shell.screen.contains("abababab"), "nor a wrong one")
+        XCTAssertFalse(shell.screen.contains("visible to other users"), "a typed key is not in the process list")
+        shell.type("query --format count Person TRUEPREDICATE\n")
+        XCTAssertTrue(shell.waitFor("10\n"), shell.screen)
+        XCTAssertTrue(shell.waitFor("encrypted.realm> "))
+        shell.type(".quit\n")
+        XCTAssertEqual(shell.waitForExit(), 0, shell.screen)
+    }
 }

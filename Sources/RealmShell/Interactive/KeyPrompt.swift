@@ -9,8 +9,9 @@ enum KeyPrompt {
     static func read(_ prompt: String) -> String? {
         Platform.installInterruptHandler()
         _ = Platform.takeInterrupt()
-        Platform.write(prompt, to: 1)
+        // Echo off before the prompt shows, so nothing typed after it is echoed.
         let echoWasOn = Platform.setEcho(0, false)
+        Platform.write(prompt, to: 1)
         defer {
             if echoWasOn { Platform.setEcho(0, true) }
             Platform.write("\n", to: 1)

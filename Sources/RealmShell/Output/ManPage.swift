@@ -80,10 +80,20 @@ enum ManPage {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// Roff text: backslashes and dashes escaped, a leading dot or quote kept from being read
-    /// as a request.
+    /// Roff text: backslashes and dashes escaped, characters beyond ASCII as `\[uXXXX]` (so
+    /// any groff reads them), a leading dot or quote kept from being read as a request.
     static func escape(_ s: String) -> String {
-        var t = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        var t = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": t += "\\e"
+            case "-": t += "\\-"
+            case _ where scalar.isASCII: t.unicodeScalars.append(scalar)
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                t += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
         if t.hasPrefix(".") || t.hasPrefix("'") { t = "\\&" + t }
         return t
     }
