@@ -164,6 +164,11 @@ struct Completer {
             let options = spec.options.map { "--" + $0.long } + ["--help"]
             return Completion(candidates: matching(word, options))
         }
+        if spec.name == "import", positionals.isEmpty {
+            // `import [CLASS] DATA`: a class, or the data file of a dump or JSON Lines.
+            let names = matching(word, classes.map(\.name))
+            return names.isEmpty ? files(word) : Completion(candidates: names)
+        }
         if takesClass && positionals.isEmpty { return Completion(candidates: matching(word, classes.map(\.name))) }
         if spec.name == "query", positionals.count == 1, let c = className.flatMap(objectClass) {
             return predicateCompletion(c, context: "", word: word)
