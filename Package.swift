@@ -3,7 +3,9 @@ import PackageDescription
 
 // Dependencies point one way: RealmFormat ← RealmObjects ← RealmShell ← realmsh,
 // RealmFormat ← RealmQuery ← RealmShell (queries see tables, not the object-store view), and
-// RealmFormat, RealmObjects, RealmQuery ← RealmMigration ← RealmShell.
+// RealmFormat, RealmObjects, RealmQuery ← RealmMigration ← RealmShell, and
+// RealmFormat, RealmObjects ← RealmSQLite ← RealmShell (the SQLite export).
+// RealmFormat, RealmObjects, RealmQuery ← RealmBrowser ← RealmShell (the full-screen browser).
 // Nothing outside the toolchain; C libraries from Debian only through tiny C* targets.
 let package = Package(
     name: "realmsh",
@@ -13,6 +15,8 @@ let package = Package(
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
         .library(name: "RealmQuery", targets: ["RealmQuery"]),
         .library(name: "RealmMigration", targets: ["RealmMigration"]),
+        .library(name: "RealmSQLite", targets: ["RealmSQLite"]),
+        .library(name: "RealmBrowser", targets: ["RealmBrowser"]),
     ],
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
@@ -21,6 +25,11 @@ let package = Package(
         // (Its headers are in /usr/include; no pkg-config: readline.pc pulls in tinfo's
         // -D_XOPEN_SOURCE flags, which SwiftPM refuses with a warning.)
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        // libsqlite3 from Debian's libsqlite3-dev, for `export --format sqlite`.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // ncurses, wide-character build, from Debian's libncurses-dev, for the browser's screen.
+        // (No pkg-config, for the reason readline has none: its flags define _XOPEN_SOURCE.)
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A header-only cache prefetch hint for the leaf scans (no library behind it).
         .systemLibrary(name: "CPrefetch"),
         // libc's wcwidth, which Swift's Glibc module does not declare: the columns a character
@@ -33,7 +42,12 @@ let package = Package(
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),
         // Scripted schema migrations: the object-store view and queries, applied to table models.
         .target(name: "RealmMigration", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "CReadline", "CTerminal"]),
+        // A realm as a relational SQLite database: schema and value mapping, the writer.
+        .target(name: "RealmSQLite", dependencies: ["RealmFormat", "RealmObjects", "CSQLite"]),
+        // The Realm Browser (`realmsh browse`): a plain-Swift view model over the object-store view
+        // and queries, drawn by a thin ncurses layer.
+        .target(name: "RealmBrowser", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "CNcurses"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmSQLite", "RealmBrowser", "CReadline", "CTerminal"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
         .target(name: "RealmTestSupport", path: "Tests/Support"),
@@ -42,6 +56,8 @@ let package = Package(
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
         // RealmObjects only to lay out test files with indexed int columns (SchemaBuilder).
         .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmFormat", "RealmObjects", "RealmTestSupport"]),
+        .testTarget(name: "RealmSQLiteTests", dependencies: ["RealmSQLite", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
+        .testTarget(name: "RealmBrowserTests", dependencies: ["RealmBrowser", "RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmMigrationTests", dependencies: ["RealmMigration", "RealmObjects", "RealmFormat", "RealmTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

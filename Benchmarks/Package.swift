@@ -3,7 +3,7 @@ import PackageDescription
 
 // In-process benchmarks (run on demand, not in CI): realmsh's engine against SQLite on the same
 // rows, timed in one process as ../shared/bench/workloads.md §3 demands. A package of its own so
-// that the root package's `swift test` never needs libsqlite3. See README.md here.
+// that `swift test` of the root package never builds it. See README.md here.
 let package = Package(
     name: "realmsh-benchmarks",
     dependencies: [
@@ -12,13 +12,13 @@ let package = Package(
         .package(name: "realmsh", path: ".."),
     ],
     targets: [
-        // libsqlite3 from Debian's libsqlite3-dev.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libsqlite3 (Debian's libsqlite3-dev) comes through RealmSQLite's CSQLite target.
         .executableTarget(name: "realmsh-bench", dependencies: [
-            "CSQLite",
+            .product(name: "RealmSQLite", package: "realmsh"),
             .product(name: "RealmFormat", package: "realmsh"),
             .product(name: "RealmQuery", package: "realmsh"),
             .product(name: "RealmObjects", package: "realmsh"),
+            .product(name: "RealmBrowser", package: "realmsh"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,8 @@
 #   Fuzz/build.sh                 build the fuzzer
 #   Fuzz/build.sh --corpus DIR    build it, then seed DIR with the small fixtures
 #
-# The sources of RealmFormat and RealmObjects are compiled together with Fuzz/ReaderFuzzer.swift
+# The sources of RealmFormat (every folder: Writing/, SearchIndex/, Legacy/) and the reading
+# half of RealmObjects (its top folder) are compiled together with Fuzz/ReaderFuzzer.swift
 # as one module named RealmFormat: the `import RealmFormat` lines of RealmObjects then name the
 # module being compiled and are ignored (a warning), and the fuzz file needs no import.
 set -eu
@@ -36,8 +37,9 @@ rm -f "$out/reader-fuzzer"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
     -swift-version 6 -module-name RealmFormat -suppress-warnings -use-ld=lld \
     -module-cache-path "$out/module-cache" \
+    -I "$root/Sources/CCrypto" -I "$root/Sources/CPrefetch" \
     "$root/Fuzz/ReaderFuzzer.swift" \
-    "$root"/Sources/RealmFormat/*.swift \
+    $(find "$root/Sources/RealmFormat" -name '*.swift' | sort) \
     "$root"/Sources/RealmObjects/*.swift \
     -o "$out/reader-fuzzer"
 echo "built $out/reader-fuzzer"
@@ -57,7 +59,12 @@ if [ -n "$corpus" ]; then
              realm-core-tests/test_upgrade_database_11 realm-core-tests/test_upgrade_database_20 \
              realm-core-tests/test_upgrade_database_4_10_to_11 realm-core-tests/test_upgrade_database_4_22 \
              realm-core-tests/test_upgrade_database_1000_22 realm-core-tests/test_upgrade_database_4_23 \
-             realm-core-tests/downgrade_asymmetric realm-core-tests/client_schema_version_011; do
+             realm-core-tests/downgrade_asymmetric realm-core-tests/client_schema_version_011 \
+             public/java__default-before-migration public/core__test_upgrade_database_1000_9_to_10 \
+             public/core__test_upgrade_database_4_9_to_10 public/java__viewTest public/core__test_upgrade_progress_6 \
+             public/core__test_upgrade_colkey_error public/core__test_test_upgrade_database_4_5_to_6_stringindex \
+             public/java__asset_file public/core__test_upgrade_database_1000_3_to_4_datetime1 \
+             public/core__test_upgrade_database_4_1 public/java__versionTest public/js__dates-v3; do
         if [ -f "$fixtures/$f.realm" ]; then
             cp "$fixtures/$f.realm" "$corpus/seed-$(basename "$f").realm"
             chmod u+w "$corpus/seed-$(basename "$f").realm"

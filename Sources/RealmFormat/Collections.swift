@@ -15,14 +15,14 @@ extension Snapshot {
         guard let ref else { return column.collection == .dictionary ? .dictionary([]) : .list([]) }
         switch column.collection {
         case .dictionary:
-            if fileFormat == 21 || fileFormat == 22 {
+            if layoutFormat == 21 || layoutFormat == 22 {
                 return .dictionary(try decodeClusterDictionary(ref, keyType: column.dictionaryKeyType))
             }
             return .dictionary(try decodeDictionary(ref, keyType: column.dictionaryKeyType, nesting: 0))
         case .set:
             var values = try decodeBPlusTree(ref, type: column.type, nullable: column.isNullable)
             // Opening a format < 24 file re-sorts these sets in the new order (§16.3).
-            if fileFormat < 24 && [.string, .binary, .mixed].contains(column.type) {
+            if layoutFormat < 24 && [.string, .binary, .mixed].contains(column.type) {
                 values.sort { ValueOrder.compare($0, $1) < 0 }
             }
             return .list(values)

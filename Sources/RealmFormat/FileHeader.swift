@@ -19,8 +19,14 @@ public struct FileHeader: Sendable {
     /// Reads and validates the header the way Realm does on open (§3.1).
     public init(image: ByteImage) throws(FormatError) {
         let size = image.count
+        if size == 0 {
+            // Realm creates its header on first open: an empty file is a Realm with nothing
+            // committed (Core's SlabAlloc initializes a 0-byte file), read as format 0.
+            (topRefs, fileFormats, flags, isStreaming, topRef, fileFormat) = ((0, 0), (0, 0), 0, false, 0, 0)
+            return
+        }
         guard size >= 24 else {
-            throw .notARealmFile(reason: size == 0 ? "the file is empty" : "only \(size) bytes, shorter than a Realm header")
+            throw .notARealmFile(reason: "only \(size) bytes, shorter than a Realm header")
         }
         let mnemonicOK = (try image.copy(16, 4)) == Array("T-DB".utf8)
         guard mnemonicOK else {
@@ -51,7 +57,7 @@ public struct FileHeader: Sendable {
             throw .corrupt(offset: 8 * slot, reason: "top ref \(hex(top)) is outside the file (\(size) bytes)")
         }
         topRef = Int(top)
-        if topRef != 0 && !FileFormat.readable.contains(fileFormat) {
+        if topRef != 0 && !FileFormat.readable.contains(fileFormat) && !FileFormat.legacy.contains(fileFormat) {
             throw .unsupportedFormat(version: fileFormat)
         }
     }
@@ -78,10 +84,22 @@ public enum FileFormat {
     /// layout and are read the same way (§16.3).
     public static let readable: Set<Int> = [10, 11, 20, 21, 22, 23, 24]
 
+    /// Formats of the row-and-column layout before clusters (Core 0.8x–5.x), read through
+    /// `Legacy/` and shown as Realm Core 13 upgrades them (legacy-formats.md).
+    public static let legacy: ClosedRange<Int> = 2...9
+
     /// The SDK era of a format, for `info`.
     public static func era(_ format: Int) -> String {
         switch format {
         case 0: return "nothing committed yet"
+        case 2: return "Realm Core 0.80-0.96 (2014-2016: Realm Java 0.80-0.87, Realm Cocoa 0.8x-0.9x)"
+        case 3: return "Realm Core 0.90-0.99 with nullable strings (2015-2016: Realm Java 0.88-0.90, Realm Cocoa 0.9x)"
+        case 4: return "Realm Core 0.97-0.99 with in-file history (2016: Realm Java 0.89-0.90, Realm Cocoa 0.98-0.103)"
+        case 5: return "Realm Core 0.100-1.x (2016: Realm Java 1.x, Realm Cocoa 1.x, Realm JS 0.x)"
+        case 6: return "Realm Core 2.0-2.4 (2016-2017: Realm Java 2.x-3.0, Realm Cocoa/Swift 2.0-2.4, Realm JS 1.0)"
+        case 7: return "Realm Core 2.5-2.9 (2017: Realm Java 3.1-3.5, Realm Cocoa/Swift 2.5-2.8, Realm JS 1.x)"
+        case 8: return "Realm Core 3.x (2017: Realm Java 3.6-3.7, Realm Cocoa/Swift 2.9-2.10, Realm JS 1.1x)"
+        case 9: return "Realm Core 4-5 (2017-2019: Realm Java 4-6, Realm Cocoa/Swift 3-4, Realm JS 2-5, Realm .NET 2-4)"
         case 10, 11: return "Realm Core 6 (SDKs before Realm 10, 2019-2020)"
         case 20: return "Realm Core 10 (SDKs of 2020-2021)"
         case 21: return "Realm Core 11 betas"

@@ -47,7 +47,7 @@ public enum FormatError: Error, Equatable, Sendable {
         case let .invalidKey(reason):
             return "invalid key: \(reason)"
         case let .unsupportedFormat(version):
-            return "file format \(version) is not supported (realmsh reads formats 20-24 of Realm Core 10-14, and 10-11 of Core 6)"
+            return "file format \(version) is not supported (realmsh reads formats 2-11 of Realm Core 0.8x-6 and 20-24 of Core 10-14)"
         case let .corrupt(offset, reason):
             return "corrupt file: \(reason) (at offset \(offset))"
         case .workLimitExceeded:

@@ -27,34 +27,79 @@ public final class Snapshot {
     var enumValueLists: [Int: EnumValueList] = [:]
     /// Whether the file was decrypted on open.
     public private(set) var isEncrypted = false
+    /// A file of formats 2–9: its on-disk structures. `image` is then the converted format-24
+    /// image every reader sees (legacy-formats.md §8).
+    public private(set) var legacy: LegacyGroup?
 
     /// Opens the file at `path` read-only (memory-mapped). With a key, the file is decrypted
     /// into memory first (§14); `isEncrypted` tells which happened.
-    public convenience init(path: String, key: EncryptionKey? = nil) throws(FormatError) {
-        let raw = try ByteImage.mapping(path: path)
-        if let key {
-            try self.init(image: EncryptedFile.decrypt(raw, key: key))
-            isEncrypted = true
+    ///
+    /// `convertingLegacy: false` (what `info` needs) leaves a file of formats 2–9 unconverted:
+    /// the snapshot then reads the file as it is — header, top array, free space, no tables —
+    /// and `legacy` has the old group, whose `catalogue()` names the classes and counts them.
+    public convenience init(path: String, key: EncryptionKey? = nil, convertingLegacy: Bool = true) throws(FormatError) {
+        var image = try ByteImage.mapping(path: path)
+        if let key { image = try EncryptedFile.decrypt(image, key: key) }
+        if convertingLegacy {
+            try self.init(image: image)
         } else {
-            try self.init(image: raw)
+            let header = try FileHeader(image: image)
+            let legacy = header.topRef != 0 && FileFormat.legacy.contains(header.fileFormat)
+            try self.init(image: image, header: header, legacy: nil, readsTables: !legacy)
+            if legacy {
+                self.legacy = try LegacyGroup(source: Snapshot(image: image, header: header, legacy: nil, readsTables: false))
+            }
         }
+        isEncrypted = key != nil
     }
 
-    public init(image: ByteImage) throws(FormatError) {
+    /// Opens the snapshot a file's header selects. A file of formats 2–9 is converted in
+    /// memory to the format-24 image Realm Core 13 and 14 would leave after their upgrades
+    /// (`LegacyConversion`); the snapshot reads that image, and `legacy` keeps what is on disk.
+    public convenience init(image: ByteImage) throws(FormatError) {
+        let header = try FileHeader(image: image)
+        guard header.topRef != 0, FileFormat.legacy.contains(header.fileFormat) else {
+            try self.init(image: image, header: header, legacy: nil)
+            return
+        }
+        let group = try LegacyGroup(source: Snapshot(image: image, header: header, legacy: nil, readsTables: false))
+        let converted = ByteImage(bytes: try LegacyConversion.convert(group).fileBytes())
+        try self.init(image: converted, header: FileHeader(image: converted), legacy: group)
+    }
+
+    /// `readsTables: false` reads the header and top array only (the on-disk side of a legacy
+    /// file, whose tables are not today's).
+    init(image: ByteImage, header: FileHeader, legacy: LegacyGroup?, readsTables: Bool = true) throws(FormatError) {
         self.image = image
+        self.legacy = legacy
         budget = Snapshot.budget(for: image.count)
-        header = try FileHeader(image: image)
+        self.header = header
         if header.topRef == 0 {
             top = nil
             return
         }
         let topNode = try Node(image: image, ref: header.topRef)
         top = try TopArray(node: topNode, fileSize: image.count)
-        tables = try readTables()
+        if readsTables { tables = try readTables() }
     }
 
-    /// The file format as found on disk; 0 when nothing was committed (fixtures/README.md).
-    public var fileFormat: Int { header.topRef == 0 ? 0 : header.fileFormat }
+    /// The file format as found on disk: the selected slot's header byte, also when nothing
+    /// was committed (0 for a file Realm just created; `java__sizefile.realm`'s says 2, and its
+    /// dump agrees, whatever fixtures/README.md says about top ref 0).
+    public var fileFormat: Int { legacy?.format ?? header.fileFormat }
+
+    /// The format of the structures this snapshot reads: a file of formats 2–9 is read
+    /// through its converted format-24 image, so decoding and index use follow 24.
+    public var layoutFormat: Int { legacy == nil || isLegacyCatalogue ? fileFormat : 24 }
+
+    /// The logical bytes of the file as they are on disk (decrypted): `image`, except for a
+    /// converted file of formats 2–9, whose image is the conversion's. What re-encrypting or
+    /// decrypting a file copies.
+    public var diskImage: ByteImage { legacy?.source.image ?? image }
+
+    /// A file of formats 2–9 opened without conversion (`convertingLegacy: false`): its
+    /// tables are in `legacy.catalogue()`, not in `tables`.
+    public var isLegacyCatalogue: Bool { legacy.map { $0.source.image.storage === image.storage } ?? false }
 
     /// Elements of width 0 take no bytes (§4.2), so an 8-byte node could claim 16 million of
     /// them. Valid ones are leaves of at most 1000 elements (§11; clusters: 256 objects, §8.3),
@@ -125,8 +170,9 @@ public final class Snapshot {
 
     public func table(key: TableKey) -> Table? {
         let index = Int(key.value & 0xFFFF)
-        guard index < tables.count, tables[index].key == key else { return nil }
-        return tables[index]
+        if index < tables.count, tables[index].key == key { return tables[index] }
+        // Removed slots (§7.2) have no entry in `tables`, so later tables sit earlier in it.
+        return tables.first { $0.key == key }
     }
 
     public func table(named name: String) -> Table? { tables.first { $0.name == name } }

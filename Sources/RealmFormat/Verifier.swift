@@ -32,6 +32,7 @@ public enum Verifier {
     public static let maxReportedProblems = 1000
 
     public static func verify(_ snapshot: Snapshot) -> VerificationReport {
+        if let legacy = snapshot.legacy { return LegacyVerifier.report(snapshot, legacy) }
         let run = VerificationRun(snapshot: snapshot)
         run.run()
         return run.report()
@@ -74,6 +75,9 @@ final class VerificationRun {
     private var logicalSize = 0
     /// The snapshot's work budget ran out: table checks stop.
     private var outOfBudget = false
+    /// Free-list versions are at most the top version (§13.3). Realm Core 5 and older did not
+    /// always keep that (legacy-formats.md §10), so the walk of a format 2–9 file skips it.
+    var checksFreeListVersions = true
 
     static let maxClusterNodeEntries = 256
     static let maxClusterDepth = 8
@@ -91,6 +95,11 @@ final class VerificationRun {
         }
         return VerificationReport(problems: listed, nodeCount: nodeRefs.count, freeEntryCount: freeEntryCount,
                                   logicalSize: logicalSize)
+    }
+
+    /// Problems another check found (the legacy structures, §10 of legacy-formats.md).
+    func adopt(_ found: [VerificationProblem]) {
+        for p in found { problem(p.offset, p.message) }
     }
 
     private func problem(_ offset: Int, _ message: String) {
@@ -274,7 +283,7 @@ final class VerificationRun {
             if position < 24 || overflow || end > logical {
                 problem(at, "free entry \(i) \(range) lies outside [0x18, \(hex(logicalSize)))")
             }
-            if let versions, i < versions.count {
+            if checksFreeListVersions, let versions, i < versions.count {
                 let version = UInt64(bitPattern: versions.int(i))
                 if version > topVersion { problem(at, "free entry \(i) has version \(version) > top version \(topVersion)") }
             }
@@ -385,7 +394,7 @@ final class VerificationRun {
                     + "\(column.type.propertyTypeName)\(column.collection.map { " \($0.rawValue)" } ?? ""), "
                     + "not int, string, objectId or uuid")
         }
-        if snapshot.fileFormat >= 22 && column.searchIndexRef == nil {
+        if snapshot.layoutFormat >= 22 && column.searchIndexRef == nil {
             problem(table.ref, "table '\(table.name)': primary key column '\(column.name)' has no search index")
         }
     }

@@ -9,30 +9,56 @@ public enum DateText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func append(_ t: Timestamp, to out: inout [UInt8]) {
-        // Seconds and nanoseconds share a sign (§9.7), but a damaged file may hold any pair and
-        // seconds near Int64.min: take their sum in nanoseconds in 128 bits and split it with
-        // floor division, so nothing overflows and the fraction is never negative.
-        let total = Int128(t.seconds) * 1_000_000_000 + Int128(t.nanoseconds)
-        let nanosPerDay: Int128 = 86_400 * 1_000_000_000
-        var days = total / nanosPerDay
-        if total % nanosPerDay < 0 { days -= 1 }
-        let rest = total - days * nanosPerDay
-        let secondOfDay = Int64(rest / 1_000_000_000)
-        var nanos = Int64(rest % 1_000_000_000)
-        let (y, m, d) = civil(fromDays: Int64(days))    // |days| < 1.1e14
+    /// `fullFraction`: always `.fffffffff` (nine digits, also for whole seconds), so that texts
+    /// of years 0000–9999 sort as the timestamps do (the SQLite export's date columns).
+    public static func append(_ t: Timestamp, to out: inout [UInt8], fullFraction: Bool = false) {
+        let days: Int64, secondOfDay: Int64
+        var nanos: Int64
+        if t.seconds > -(1 << 60) && t.seconds < 1 << 60 {
+            // Every date a real file holds: floor division in 64 bits. Seconds and nanoseconds
+            // share a sign (§9.7), but a damaged file may hold any pair: the nanoseconds are
+            // carried into the seconds first, so the fraction is never negative.
+            var s = t.seconds + Int64(t.nanoseconds / 1_000_000_000)
+            var n = Int64(t.nanoseconds % 1_000_000_000)
+            if n < 0 {
+                n += 1_000_000_000
+                s -= 1
+            }
+            var d = s / 86_400, r = s % 86_400
+            if r < 0 {
+                r += 86_400
+                d -= 1
+            }
+            (days, secondOfDay, nanos) = (d, r, n)
+        } else {
+            // Seconds near the ends of Int64: the sum in nanoseconds in 128 bits, split with
+            // floor division, so nothing overflows.
+            let total = Int128(t.seconds) * 1_000_000_000 + Int128(t.nanoseconds)
+            let nanosPerDay: Int128 = 86_400 * 1_000_000_000
+            var d = total / nanosPerDay
+            if total % nanosPerDay < 0 { d -= 1 }
+            let rest = total - d * nanosPerDay
+            (days, secondOfDay, nanos) = (Int64(d), Int64(rest / 1_000_000_000), Int64(rest % 1_000_000_000))
+        }
+        let (y, m, d) = civil(fromDays: days)    // |days| < 1.1e14
         if y >= 0 && y <= 9999 {
-            pad(y, 4, &out)
+            two(y / 100, &out)
+            two(y % 100, &out)
         } else {
             out.append(y > 0 ? UInt8(ascii: "+") : UInt8(ascii: "-"))
             pad(abs(y), 6, &out)
         }
-        out.append(UInt8(ascii: "-")); pad(m, 2, &out)
-        out.append(UInt8(ascii: "-")); pad(d, 2, &out)
-        out.append(UInt8(ascii: "T")); pad(secondOfDay / 3600, 2, &out)
-        out.append(UInt8(ascii: ":")); pad(secondOfDay / 60 % 60, 2, &out)
-        out.append(UInt8(ascii: ":")); pad(secondOfDay % 60, 2, &out)
-        if nanos != 0 {
+        out.append(UInt8(ascii: "-")); two(m, &out)
+        out.append(UInt8(ascii: "-")); two(d, &out)
+        out.append(UInt8(ascii: "T")); two(secondOfDay / 3600, &out)
+        out.append(UInt8(ascii: ":")); two(secondOfDay / 60 % 60, &out)
+        out.append(UInt8(ascii: ":")); two(secondOfDay % 60, &out)
+        if fullFraction {
+            out.append(UInt8(ascii: "."))
+            three(nanos / 1_000_000, &out)
+            three(nanos / 1000 % 1000, &out)
+            three(nanos % 1000, &out)
+        } else if nanos != 0 {
             out.append(UInt8(ascii: "."))
             var digits = 9
             while nanos % 10 == 0 {
@@ -42,6 +68,17 @@ public enum DateText {
             pad(nanos, digits, &out)
         }
         out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `v` (0–99) in two digits; `three`: `v` (0–999) in three (division by constants only).
+    @inline(__always) static func two(_ v: Int64, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 10))
+        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10))
+    }
+
+    @inline(__always) static func three(_ v: Int64, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 100))
+        two(v % 100, &out)
     }
 
     /// `v` (≥ 0) in at least `width` digits.

@@ -3,8 +3,8 @@ import RealmFormat
 /// Turns a link's ObjKey into what the dump shows for it (fixtures/README.md): the target's
 /// primary key, `{"$key": N}`, the embedded object itself, or `{"$missing": N}` when no object
 /// has that key. Each target table is scanned once, on first use.
-final class IdentityResolver {
-    enum Identity {
+public final class IdentityResolver {
+    public enum Identity {
         case primaryKey(Value)
         case key(Int64)
         case embedded(ObjectClass, [Value])
@@ -18,10 +18,10 @@ final class IdentityResolver {
     /// Objects in the embedded tables read so far.
     private(set) var embeddedRowCount = 0
 
-    init(file: RealmFile) { self.file = file }
+    public init(file: RealmFile) { self.file = file }
 
     /// The class of any table, also of tables that are not listed as classes.
-    func objectClass(for key: TableKey) throws -> ObjectClass? {
+    public func objectClass(for key: TableKey) throws -> ObjectClass? {
         if let c = file.objectClass(for: key) { return c }
         guard let table = file.snapshot.table(key: key) else { return nil }
         if let c = extraClasses[table.position] { return c }
@@ -30,7 +30,7 @@ final class IdentityResolver {
         return c
     }
 
-    func identity(in target: ObjectClass, key: Int64) throws -> Identity {
+    public func identity(in target: ObjectClass, key: Int64) throws -> Identity {
         let position = target.table.position
         if target.isEmbedded {
             if embeddedRows[position] == nil {

@@ -4,7 +4,7 @@ import RealmFormat
 /// "Values"): Extended JSON for typed scalars, identities for links, embedded objects inline.
 public final class ObjectJSON {
     let file: RealmFile
-    let resolver: IdentityResolver
+    public let resolver: IdentityResolver
     /// Embedded objects can nest; a hostile file could make them loop.
     static let maxEmbeddingDepth = 100
     /// Embedded objects written so far. Each has exactly one parent (object-store.md), so a
@@ -123,7 +123,7 @@ public final class ObjectJSON {
     }
 
     /// A Mixed value: links as `{"$link": …}`, nested collections recursively.
-    func writeMixed(_ value: Value, to out: inout JSONEmitter, depth: Int) throws {
+    public func writeMixed(_ value: Value, to out: inout JSONEmitter, depth: Int) throws {
         switch value {
         case let .typedLink(table, key):
             let target = try resolver.objectClass(for: table)

@@ -16,6 +16,16 @@ extension RealmFile {
     /// Decoding is column-wise, one cluster leaf at a time, so memory stays flat.
     public func forEachObject(of objectClass: ObjectClass, properties: [Property]? = nil,
                               _ body: (_ key: Int64, _ values: ObjectRow) throws -> Void) throws {
+        try forEachLeaf(of: objectClass, properties: properties) { keys, columns in
+            for (r, key) in keys.enumerated() { try body(key, ObjectRow(columns: columns, row: r)) }
+        }
+    }
+
+    /// The objects of `objectClass` a cluster leaf at a time, in ObjKey order: the leaf's
+    /// ObjKeys and its decoded columns (one array per property, one value per object), for
+    /// callers that hand whole leaves on (the SQLite export reads them on a second thread).
+    public func forEachLeaf(of objectClass: ObjectClass, properties: [Property]? = nil,
+                            _ body: (_ keys: [Int64], _ columns: [[Value]]) throws -> Void) throws {
         // Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
         if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
         guard let root = objectClass.table.clusterRef else { return }
@@ -25,12 +35,7 @@ extension RealmFile {
         try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
             guard failure == nil else { return }
             let columns = try properties.map { p throws(FormatError) in try decodeColumn(p.column, of: objectClass, in: leaf) }
-            for r in 0..<leaf.count {
-                do { try body(leaf.objectKey(r), ObjectRow(columns: columns, row: r)) } catch {
-                    failure = error
-                    return
-                }
-            }
+            do { try body((0..<leaf.count).map { leaf.objectKey($0) }, columns) } catch { failure = error }
         }
         if let failure { throw failure }
     }
@@ -63,7 +68,7 @@ extension RealmFile {
     }
 
     /// The values of one column in one cluster leaf, checked to hold one value per object.
-    func decodeColumn(_ column: Column, of objectClass: ObjectClass, in leaf: ClusterLeaf) throws(FormatError) -> [Value] {
+    public func decodeColumn(_ column: Column, of objectClass: ObjectClass, in leaf: ClusterLeaf) throws(FormatError) -> [Value] {
         guard let ref = leaf.columnRef(column.leafIndex) else {
             throw .corrupt(offset: leaf.node.ref, reason: "class '\(objectClass.name)': no data for property '\(column.name)'")
         }

@@ -22,12 +22,23 @@ public final class RealmFile {
     public init(path: String, snapshot: Snapshot) throws(FormatError) {
         self.path = path
         self.snapshot = snapshot
-        let names = snapshot.tables.map(\.name)
-        isRawForm = !names.contains { $0.hasPrefix(Self.classPrefix) } && !names.contains("metadata")
+        isRawForm = Self.isRawForm(tableNames: snapshot.tables.map(\.name))
         let listed = snapshot.tables.filter { isRawForm || $0.name.hasPrefix(Self.classPrefix) }
         classes = try listed.map { t throws(FormatError) in try makeClass(t) }
             .sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
         for (i, c) in classes.enumerated() { classByTable[c.table.position] = i }
+    }
+
+    /// Raw form (§17): no `class_` table and no `metadata` table.
+    public static func isRawForm(tableNames names: [String]) -> Bool {
+        !names.contains { $0.hasPrefix(classPrefix) } && !names.contains("metadata")
+    }
+
+    /// The class a table of this name is (its name without `class_`; raw form: the table
+    /// name), nil for an internal table.
+    public static func className(tableName name: String, isRawForm: Bool) -> String? {
+        if isRawForm { return name }
+        return name.hasPrefix(classPrefix) ? String(name.dropFirst(classPrefix.count)) : nil
     }
 
     /// Tables that are not classes (metadata, sync and history tables, `pk`, …).
@@ -61,7 +72,9 @@ public final class RealmFile {
         return version
     }
 
-    func makeClass(_ table: Table) throws(FormatError) -> ObjectClass {
+    /// The class view of any table: a listed class, or an internal table (`metadata`, `pk`, …)
+    /// seen the same way, for tools that show those too.
+    public func makeClass(_ table: Table) throws(FormatError) -> ObjectClass {
         let pk = table.primaryKeyColumn
         let properties = table.publicColumns.map { column -> Property in
             let target = column.type == .link ? column.targetTable.flatMap { snapshot.table(key: $0) } : nil

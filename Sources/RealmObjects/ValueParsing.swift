@@ -27,18 +27,20 @@ public enum ValueParsing {
             i += 1
         }
         let yearDigits = b[i...].prefix { $0 >= 48 && $0 <= 57 }.count
-        guard yearDigits >= 4, var year = number(yearDigits), expect("-"), let month = number(2), expect("-"),
+        // 12 digits cover every year a Timestamp can hold (±292,277,026,596).
+        guard yearDigits >= 4, yearDigits <= 12, var year = number(yearDigits), expect("-"), let month = number(2), expect("-"),
               let day = number(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
         if negativeYear { year = -year }
-        var seconds = DateText.days(year: year, month: month, day: day) * 86_400
+        // In 128 bits: the first and last days a Timestamp reaches start beyond Int64's seconds.
+        var seconds = Int128(DateText.days(year: year, month: month, day: day)) * 86_400
         var nanos: Int64 = 0
         if i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " ") {
             i += 1
             guard let h = number(2), expect(":"), let m = number(2), h < 24, m < 60 else { return nil }
-            seconds += h * 3600 + m * 60
+            seconds += Int128(h * 3600 + m * 60)
             if expect(":") {
                 guard let s = number(2), s < 61 else { return nil }
-                seconds += s
+                seconds += Int128(s)
                 if expect(".") {
                     var digits = 0
                     while i < b.count, b[i] >= 48, b[i] <= 57 {
@@ -57,7 +59,7 @@ public enum ValueParsing {
                 guard let oh = number(2) else { return nil }
                 _ = expect(":")
                 guard let om = number(2) else { return nil }
-                seconds -= sign * (oh * 3600 + om * 60)
+                seconds -= Int128(sign * (oh * 3600 + om * 60))
             }
         }
         guard i == b.count else { return nil }
@@ -66,7 +68,8 @@ public enum ValueParsing {
             seconds += 1
             nanos -= 1_000_000_000
         }
-        return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+        guard let whole = Int64(exactly: seconds) else { return nil }
+        return Timestamp(seconds: whole, nanoseconds: Int32(nanos))
     }
 
     /// Decimal text: `[-]digits[.digits][E[±]exp]`, `NaN`, `Inf`, `-Inf`, `Infinity`; at most 34

@@ -38,7 +38,7 @@ extension Evaluator {
 
     /// The index of an indexed int column with an int constant under `==`.
     private func intIndex(_ d: DirectCondition) -> (SearchIndexReader, Int64)? {
-        guard table.snapshot.fileFormat >= 20, d.op == .equal, d.type == .int, d.column.collection == nil,
+        guard table.snapshot.layoutFormat >= 20, d.op == .equal, d.type == .int, d.column.collection == nil,
               d.column.hasSearchIndex, let root = d.column.searchIndexRef, case let .int(v) = d.value else { return nil }
         return (SearchIndexReader(snapshot: table.snapshot, rootRef: root), v)
     }
@@ -62,7 +62,7 @@ extension Evaluator {
 
     func indexLookup(_ d: DirectCondition, _ candidates: Bitset) throws -> Bitset? {
         // Indexes of files before format 20 hold row numbers, not ObjKeys.
-        guard table.snapshot.fileFormat >= 20, d.op == .equal, d.column.collection == nil, d.column.hasSearchIndex,
+        guard table.snapshot.layoutFormat >= 20, d.op == .equal, d.column.collection == nil, d.column.hasSearchIndex,
               let root = d.column.searchIndexRef else { return nil }
         let data: IndexBytes
         switch (d.type, d.value) {

@@ -46,7 +46,7 @@ extension TableData {
     /// The primary key's index asked for `value`, each candidate confirmed by its stored value.
     func indexedPrimaryKey(_ pk: Column, _ value: Value) throws -> PrimaryKeyHit {
         // Indexes of files before format 20 hold row numbers, not ObjKeys: scan those.
-        guard snapshot.fileFormat >= 20, pk.hasSearchIndex, let root = pk.searchIndexRef else { return .unusable }
+        guard snapshot.layoutFormat >= 20, pk.hasSearchIndex, let root = pk.searchIndexRef else { return .unusable }
         let leaves = try leaves()
         let positions = try leafKeyIndex()
         // Test-build files (≤ 4 objects per cluster) number keys differently (see

@@ -9,9 +9,11 @@ struct OpenRealm {
     /// committed snapshot. nil: there is no `.lock` file.
     let lockHeld: Bool?
 
-    init(path: String, key: EncryptionKey?) throws(ShellError) {
+    /// `convertingLegacy: false`: a file of formats 2–9 is opened as it is, its classes not
+    /// converted (`info` reads them from `snapshot.legacy`).
+    init(path: String, key: EncryptionKey?, convertingLegacy: Bool = true) throws(ShellError) {
         do {
-            file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: key))
+            file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: key, convertingLegacy: convertingLegacy))
         } catch {
             throw ShellError.reading(path, error)
         }

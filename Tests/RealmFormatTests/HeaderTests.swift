@@ -36,12 +36,20 @@ final class HeaderTests: XCTestCase {
         XCTAssertThrowsError(try Snapshot(path: Fixtures.path("README.md"))) {
             guard case .notARealmFile? = $0 as? FormatError else { return XCTFail("\($0)") }
         }
-        XCTAssertThrowsError(try Snapshot(path: Fixtures.path("realm-core-tests/test_upgrade_database_1000_1.realm"))) {
-            XCTAssertEqual($0 as? FormatError, .unsupportedFormat(version: 2))
+        // Formats 2–9 open (converted, Legacy/); a format no Realm wrote does not.
+        let old = try Snapshot(path: Fixtures.path("realm-core-tests/test_upgrade_database_1000_1.realm"))
+        XCTAssertEqual(old.fileFormat, 2)
+        XCTAssertNotNil(old.legacy)
+        var unknown = [UInt8](repeating: 0, count: 4096)
+        unknown[0] = 64
+        unknown.replaceSubrange(16..<24, with: Array("T-DB".utf8) + [25, 25, 0, 0])
+        XCTAssertThrowsError(try Snapshot(image: ByteImage(bytes: unknown))) {
+            XCTAssertEqual($0 as? FormatError, .unsupportedFormat(version: 25))
         }
-        XCTAssertThrowsError(try Snapshot(image: ByteImage(bytes: []))) {
-            guard case .notARealmFile? = $0 as? FormatError else { return XCTFail("\($0)") }
-        }
+        // A 0-byte file is a Realm with nothing committed (Realm writes the header on first open).
+        let empty = try Snapshot(image: ByteImage(bytes: []))
+        XCTAssertEqual(empty.fileFormat, 0)
+        XCTAssertNil(empty.top)
     }
 
     func testStreamingFooterCookieIsChecked() throws {

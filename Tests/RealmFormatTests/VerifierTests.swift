@@ -238,7 +238,8 @@ final class VerifierTests: XCTestCase {
 
     func testTruncatedFileFailsToOpen() throws {
         let original = try Self.bytes(of: Self.fixture("basic.realm"))
-        for length in [0, 7, 23, 24, 40, 1000, 2048, 3072, 4088] {
+        // (Length 0 is an empty Realm, not a truncated one: Realm writes the header on open.)
+        for length in [7, 23, 24, 40, 1000, 2048, 3072, 4088] {
             XCTAssertThrowsError(try Self.open(Array(original.prefix(length))), "length \(length)")
         }
     }

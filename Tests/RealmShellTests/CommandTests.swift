@@ -87,12 +87,20 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(realmsh("export", "-o", dir + "/no/such/dir.json", basic).code, 73)
     }
 
-    func testErrorsAreOneLineWithSysexitsCodes() {
+    func testErrorsAreOneLineWithSysexitsCodes() throws {
+        // A format no Realm wrote (formats 2–9 open: Docs/legacy-formats.md).
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var unknown = [UInt8](repeating: 0, count: 4096)
+        unknown[0] = 64
+        unknown.replaceSubrange(16..<24, with: Array("T-DB".utf8) + [25, 25, 0, 0])
+        let future = dir + "/future.realm"
+        try Data(unknown).write(to: URL(fileURLWithPath: future))
         let cases: [([String], Int32, String)] = [
             (["info", "/nonexistent.realm"], 66, "No such file"),
             (["info", Fixtures.path("realm-core/encrypted.realm")], 77, "encrypted: a key is needed"),
             (["info", Fixtures.path("README.md")], 65, "not a Realm file"),
-            (["info", Fixtures.path("realm-core-tests/test_upgrade_database_1000_1.realm")], 69, "file format 2 is not supported"),
+            (["info", future], 69, "file format 25 is not supported"),
             (["exprot", basic], 64, "did you mean 'export'"),
             (["info"], 64, "missing argument FILE"),
         ]

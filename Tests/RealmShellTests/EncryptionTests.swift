@@ -92,13 +92,14 @@ final class EncryptionTests: XCTestCase {
     }
 
     func testOldPageLayoutDecryptsToAFormatNineHeader() throws {
-        // realm-core's own test file (Core 4.0.3): the layout is unchanged, the format is too old.
+        // realm-core's own test file (Core 4.0.3): the layout is unchanged; format 9 is read.
         let dir = Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let key = dir + "/legacy.key"
         XCTAssertTrue(FileManager.default.createFile(atPath: key, contents: Data("1234567890123456789012345678901123456789012345678901234567890123".utf8)))
         let run = realmsh("info", "--key-file", key, Fixtures.path("realm-core-tests/test_shared_decrypt_4k_page.realm"))
-        XCTAssertEqual(run.code, 69, run.stderr)
-        XCTAssertTrue(run.stderr.contains("file format 9 is not supported"), run.stderr)
+        XCTAssertEqual(run.code, 0, run.stderr)
+        XCTAssertTrue(run.out.contains("Format:         9 — Realm Core 4-5"), run.out)
+        XCTAssertTrue(run.out.contains("Encrypted:      yes"), run.out)
     }
 }

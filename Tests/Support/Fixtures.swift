@@ -32,6 +32,49 @@ public enum Fixtures {
         return out
     }
 
+    /// One file of `public/` (its README): a `.realm` file from Realm's SDK repositories, as
+    /// `manifest.tsv` lists it.
+    public struct PublicFixture: Sendable {
+        public let name: String
+        public let path: String
+        /// The 64-byte key of an encrypted file, as 128 hexadecimal characters.
+        public let keyHex: String?
+        /// The format in the selected header slot (of the decrypted header); 0: nothing committed.
+        public let format: Int
+        /// Formats 2–9, the layouts before clusters (Docs/legacy-formats.md).
+        public var isLegacy: Bool { FileFormatRange.legacy.contains(format) }
+    }
+
+    public enum FileFormatRange {
+        public static let legacy = 2...9
+    }
+
+    /// Every file listed in `public/manifest.tsv`, in its order.
+    public static func publicFixtures() -> [PublicFixture] {
+        let dir = directory + "/public"
+        guard let text = try? String(contentsOfFile: dir + "/manifest.tsv", encoding: .utf8) else { return [] }
+        var out = [PublicFixture]()
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {     // the manifest has CRLF line ends
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 6 else { continue }
+            let format = Int(fields[5].split(separator: " ").first ?? "") ?? 0
+            out.append(PublicFixture(name: fields[0], path: dir + "/" + fields[0], keyHex: fields[4].isEmpty ? nil : fields[4],
+                                     format: format))
+        }
+        return out
+    }
+
+    /// The key of realm-core's `test_shared_decrypt_*` files, as written then (their README).
+    public static let sharedDecryptKeyHex = Array("1234567890123456789012345678901123456789012345678901234567890123".utf8)
+        .map { String($0, radix: 16) }.joined()
+
+    /// Writes `hex` to a key file in `directory`; returns its path.
+    public static func keyFile(_ hex: String, in directory: String) throws -> String {
+        let path = directory + "/key-\(hex.prefix(8)).hex"
+        try hex.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// Fixtures that are encrypted (they have a key file, or are realm-core's decrypt tests).
     public static func isEncrypted(_ realmPath: String) -> Bool {
         let base = String(realmPath.dropLast(".realm".count))

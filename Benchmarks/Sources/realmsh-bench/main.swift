@@ -5,10 +5,14 @@ import Glibc
 ///   realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,…]
 ///
 /// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift,
-/// write: WriteWorkloads.swift).
+/// write: WriteWorkloads.swift, sqlite-export: ExportWorkload.swift, browse: BrowseWorkloads.swift,
+/// legacy: LegacyWorkloads.swift).
 let usage = """
     usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,5,6,7,8,9] [--strings plain|enumerated]
            realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 1b,9,10,11]
+           realmsh-bench sqlite-export [--rows N] [--runs K] [--work DIR]
+           realmsh-bench browse [--rows N] [--runs K] [--work DIR]
+           realmsh-bench legacy [--rows N] [--runs K] [--work DIR]   (a format-9 file of N rows: open, export)
       --rows N    objects (default 1000000; §5's expected results are checked only then)
       --runs K    timed runs per contender after one warm-up (default 11 for query, 5 for write)
       --work DIR  where the generated .realm/.sqlite files are kept between runs
@@ -62,6 +66,15 @@ do {
     case "write":
         let s = settings(defaultRuns: 5)
         try WriteWorkloads(rows: s.rows, runs: s.runs, work: work, only: s.only).run()
+    case "sqlite-export":
+        let s = settings(defaultRuns: 5)
+        try ExportWorkload(rows: s.rows, runs: s.runs, work: work).run()
+    case "browse":
+        let s = settings(defaultRuns: 11)
+        try BrowseWorkloads(rows: s.rows, runs: s.runs, work: work).run()
+    case "legacy":
+        let s = settings(defaultRuns: 11)
+        try LegacyWorkloads(rows: s.rows, runs: s.runs, work: work).run()
     default:
         print(usage)
         exit(64)

@@ -114,6 +114,14 @@ public enum Platform {
 
     public static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Size, modification time and inode, to notice that a file changed (another process
+    /// committed to it: the shell's and the browser's refresh).
+    public static func modificationStamp(_ path: String) -> [Int]? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return [Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec), Int(st.st_ino)]
+    }
+
     /// Which file `path` names (device and inode, after following symlinks), or nil when it
     /// names none: two paths name the same file exactly when their identities are equal,
     /// whatever their spelling (`./x`, a symlink, a hard link).

@@ -27,6 +27,11 @@ public struct Compactor {
     /// With `enumeration`, its planned string columns are written enumerated (§9.4.4).
     public static func compact(_ snapshot: Snapshot, options: Options = Options(),
                                enumeration: StringEnumerationPlan? = nil) throws(FormatError) -> [UInt8] {
+        // A file of formats 2–9 is read through its converted image (Legacy/): copying that
+        // under the old format byte would make a file no Realm reads.
+        if snapshot.legacy != nil {
+            throw .cannotWrite(reason: "it has file format \(snapshot.fileFormat); 'realmsh upgrade -o COPY' writes a compact format-24 copy")
+        }
         var c = Compactor(snapshot: snapshot)
         c.replacements = enumeration?.replacements ?? [:]
         return try c.run(options)

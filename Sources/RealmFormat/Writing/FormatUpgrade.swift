@@ -8,6 +8,10 @@
 /// and the version number are kept.
 public enum FormatUpgrade {
     public static func upgradedFile(_ snapshot: Snapshot) throws(FormatError) -> [UInt8] {
+        // Formats 2–9 are read through the format-24 image of Core 13's and 14's upgrades
+        // (Legacy/, legacy-formats.md §8): that image is the upgraded file. A legacy synced
+        // Realm (Realm Object Server, long gone) becomes a local one.
+        if snapshot.legacy != nil { return try snapshot.image.copy(0, snapshot.image.count) }
         let format = snapshot.fileFormat
         guard let top = snapshot.top else { throw .cannotWrite(reason: "nothing has been committed to it; there is nothing to upgrade") }
         guard format != 24 else { throw .cannotWrite(reason: "it already has file format 24 (use 'realmsh compact' for a fresh copy)") }

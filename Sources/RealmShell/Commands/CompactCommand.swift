@@ -88,7 +88,7 @@ struct CompactCommand: Command {
             }
             if let outputKey { bytes = try EncryptedFile.encrypt(bytes, key: outputKey) }
         } catch {
-            throw ShellError.from(error, path: path)
+            throw WriteSupport.failure(error, path: path)      // "cannot write" (an old format) is 69
         }
         try output.write(bytes, mode: outputKey == nil && inputKey != nil ? 0o600 : 0o644)
         let saved = before > 0 ? Int((Double(before - bytes.count) / Double(before) * 100).rounded()) : 0

@@ -61,7 +61,7 @@ struct DecryptCommand: Command {
         let bytes: [UInt8]
         do {
             let snapshot = try Snapshot(path: path, key: k)
-            bytes = try snapshot.image.copy(0, snapshot.image.count)
+            bytes = try snapshot.diskImage.copy(0, snapshot.diskImage.count)     // an old file stays as it is
         } catch {
             throw ShellError.reading(path, error)
         }
@@ -98,7 +98,7 @@ struct RekeyCommand: Command {
         let bytes: [UInt8]
         do {
             let snapshot = try Snapshot(path: path, key: old)
-            bytes = try EncryptedFile.encrypt(snapshot.image.copy(0, snapshot.image.count), key: new)
+            bytes = try EncryptedFile.encrypt(snapshot.diskImage.copy(0, snapshot.diskImage.count), key: new)
         } catch {
             throw ShellError.reading(path, error)
         }

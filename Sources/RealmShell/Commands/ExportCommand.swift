@@ -1,8 +1,8 @@
 import RealmFormat
 import RealmObjects
 
-/// `realmsh export FILE`: every object, in the canonical JSON dump, JSON Lines or CSV (any
-/// result format offered to export, `ResultFormats`).
+/// `realmsh export FILE`: every object, in the canonical JSON dump, JSON Lines, CSV or an
+/// SQLite database (any result format offered to export, `ResultFormats`).
 struct ExportCommand: Command {
     static let classes = Repeated("class", value: "class", help: "Export only this class (repeatable).")
     static let format = ResultFormats.option(for: .export, help: "Output format (default json).")
@@ -11,13 +11,15 @@ struct ExportCommand: Command {
 
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Export objects as the canonical JSON dump, JSON Lines or CSV.",
+        abstract: "Export objects as the canonical JSON dump, JSON Lines, CSV or an SQLite database.",
         discussion: """
             json is the canonical dump (format version, schema version, classes, objects), the same \
             bytes realm-core's own dumps have; with --class only those classes are listed. jsonl writes \
             one object per line, compact, with its class in "_class". csv writes one class (--class is \
-            required): a header row, then one row per object. Output streams: memory stays flat as the \
-            file grows. With -o the file appears only when the export is complete; an existing OUT is \
+            required): a header row, then one row per object. sqlite (-o is required) writes a relational \
+            database: a table per class, links as foreign keys, collections and embedded objects as child \
+            tables, the schema in _realm_schema (Docs/commands.md has the mapping). Output streams: memory \
+            stays flat as the file grows. With -o the file appears only when the export is complete; an existing OUT is \
             replaced only with --force, and never when it is FILE itself.
             """,
         arguments: [.realmFile], file: .realmFile,
@@ -25,7 +27,8 @@ struct ExportCommand: Command {
         options: [classes, format, output, force] + KeyOptions.all,
         examples: ["realmsh export default.realm > dump.json",
                    "realmsh export --format jsonl --class Person default.realm | head",
-                   "realmsh export --format csv --class Person -o people.csv default.realm"])
+                   "realmsh export --format csv --class Person -o people.csv default.realm",
+                   "realmsh export --format sqlite -o default.db default.realm"])
 
     let path: String
     let key: KeyOptions
@@ -47,12 +50,15 @@ struct ExportCommand: Command {
 
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
         let io = context.io
-        let open = try OpenRealm(path: path, key: key.resolve(io))
+        let inputKey = try key.resolve(io)
+        let open = try OpenRealm(path: path, key: inputKey)
         let file = open.file
         let classes = try selectClasses(file, classNames)
-        let outputFile = try context.output.map { o throws(ShellError) in try o.create() }
+        // A decrypted copy of an encrypted realm is for its owner's eyes only.
+        let mode: UInt32 = inputKey != nil ? 0o600 : 0o644
+        let outputFile = try context.output.map { o throws(ShellError) in try o.create(mode: mode) }
         let sink: ByteSink = outputFile?.sink ?? io.stdout
-        var output = ExportOutput(sink: sink, file: outputFile)
+        var output = ExportOutput(sink: sink, file: outputFile, io: io)
         // Progress on a terminal, by objects (embedded ones are written inside their parents),
         // unless the data itself goes to that terminal.
         let bar = outputFile != nil || !io.stdoutIsTerminal ? ProgressBar(io: io, label: "exporting") : nil

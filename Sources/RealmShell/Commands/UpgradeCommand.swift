@@ -6,13 +6,15 @@ struct UpgradeCommand: Command {
     static let output = CopyTarget.output("The upgraded copy (required).")
     static let spec = CommandSpec(
         name: "upgrade",
-        abstract: "Write a format-24 copy of a file of an older format (20-23, and 10-11).",
+        abstract: "Write a format-24 copy of a file of an older format (2-11, 20-23).",
         discussion: """
             Applies what Realm Core 14 does when it opens an older file (list-of-link column keys, \
             primary-key indexes, set order, dictionary layout, asymmetric objects of format 22, history \
             schema) and writes every table anew in format 24, keeping object keys, table keys and the \
-            version. The original is never changed; the copy opens in Realm Core 14 without an upgrade. \
-            Encryption is kept (--key-file).
+            version. Files of formats 2-9 (Realm Core 0.8x-5, SDKs of 2014-2019) get what Realm Core 13 \
+            does to them first: rows become objects in their stored order, the pk table primary keys, \
+            one-column subtables lists (see Docs/legacy-formats.md). The original is never changed; the \
+            copy opens in Realm Core 14 without an upgrade. Encryption is kept (--key-file).
             """,
         arguments: [.realmFile], file: .realmFile, effect: CopyTarget.effect(output), options: CopyTarget.options(output),
         examples: ["realmsh upgrade -o app-v24.realm app.realm"])

@@ -13,6 +13,7 @@ struct DotCommand {
     enum Completion { case nothing, onOff, modes, classes, files, keyPath, topics }
 
     static let all: [DotCommand] = [
+        .init(name: "browse", arguments: "[CLASS]", help: "The Realm Browser on the open file, full screen (writable after .write on).", completes: .classes),
         .init(name: "classes", arguments: "", help: "List the classes with their object counts (also .tables).", completes: .nothing),
         .init(name: "dump", arguments: "[CLASS]…", help: "Print the canonical JSON dump (export --format json), of the given classes only.", completes: .classes),
         .init(name: "exit", arguments: "[N]", help: "Leave the shell with exit status N (default: as .quit).", completes: .nothing),
@@ -94,6 +95,10 @@ extension ShellSession {
                 throw ShellError(".exit takes a status from 0 to 255, not '\(args.joined(separator: " "))'", code: .usage)
             }
             quit(status: ExitCode(rawValue: n))
+        case "browse":
+            guard args.count <= 1 else { throw ShellError("usage: .browse [CLASS]", code: .usage) }
+            defer { invalidate() }      // the browser may have committed
+            return try runSubcommand(BrowseCommand.self, args.flatMap { ["--class", $0] } + (writeEnabled ? ["--write"] : []), io: io, reader: reader)
         case "help":
             io.print(Self.helpText(pattern: args.first, style: .init(color: io.useColor)))
         case "classes", "tables":

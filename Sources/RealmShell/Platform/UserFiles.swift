@@ -8,8 +8,7 @@ import Darwin
 import RealmFormat
 
 /// The user's side of the file system as the shell sees it: the home directory and the
-/// history file's directory, file names for Tab, programs on $PATH, whether the open file
-/// changed.
+/// history file's directory, file names for Tab, programs on $PATH.
 extension Platform {
     /// Creates `path` and its missing parents with `mode`; true when it exists as a directory.
     public static func makeDirectories(_ path: String, mode: UInt32) -> Bool {
@@ -40,13 +39,6 @@ extension Platform {
             out.append((name, isDirectory(full)))
         }
         return out
-    }
-
-    /// Size, modification time and inode, to notice that a file changed.
-    public static func modificationStamp(_ path: String) -> [Int]? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return [Int(st.st_size), Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec), Int(st.st_ino)]
     }
 
     /// The home directory: $HOME, else the password database.

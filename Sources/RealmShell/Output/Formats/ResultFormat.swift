@@ -59,6 +59,7 @@ struct FormatUses: OptionSet, Sendable {
 enum ResultFormats {
     static let all: [any ResultFormat] = [
         BoxFormat(), TableFormat(), MarkdownFormat(), CSVFormat(), JSONFormat(), JSONLinesFormat(), LineFormat(), CountFormat(),
+        SQLiteFormat(),
     ]
 
     static func names(for use: FormatUses) -> [String] { all.filter { $0.uses.contains(use) }.map(\.name) }
@@ -143,6 +144,8 @@ struct ResultOutput {
 struct ExportOutput {
     let sink: ByteSink
     let file: OutputFile?
+    /// Messages and progress (stderr).
+    let io: ShellIO
     /// Called after each object a format writes: progress, and Ctrl-C in the shell.
     var objectWritten: () throws -> Void = { try Platform.checkCancellation() }
 }

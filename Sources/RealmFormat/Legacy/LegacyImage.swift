@@ -1,0 +1,45 @@
+/// The format-24 image of a converted legacy group (legacy-formats.md §8.4): every table
+/// encoded anew by `TableEncoder` (cluster leaves of ≤ 256 objects), the slot `pk` leaves
+/// behind removed with tag 1 as Core's `remove_table` leaves it, the on-disk version number
+/// kept. This is the image every reader sees and `upgrade` writes.
+extension LegacyConversion {
+    func fileBytes() throws(FormatError) -> [UInt8] {
+        var tables = [NewFile.TableSlot]()
+        for slot in slots {
+            switch slot {
+            case let .table(model): tables.append(.table(try TableEncoder.encode(model, indexes: try Self.searchIndexes(model))))
+            case .removed: tables.append(.removed(tag: 1))
+            }
+        }
+        return NewFile.bytes(tableNames: names, slots: tables, version: group.source.top?.version ?? 1)
+    }
+
+    /// The search index of every indexed column (the primary key's always), built level by
+    /// level from the entries in index order (`SearchIndexBuilder`) — the tree inserting them
+    /// in that order gives, built without a descent per object, which is most of what a
+    /// conversion would otherwise cost. Primary keys are not checked for uniqueness here: an
+    /// old file with a repeated key still opens (`verify` of the image reports it).
+    static func searchIndexes(_ model: TableModel) throws(FormatError) -> [ColumnKey: MutableNode] {
+        var out = [ColumnKey: MutableNode]()
+        for (c, column) in model.columns.enumerated() where column.isIndexed || column.key == model.primaryKey {
+            let values = model.values[c]
+            var levelKeys = [(Int32, Int32)]()
+            levelKeys.reserveCapacity(values.count)
+            for value in values {
+                if case let .int(v) = value, column.type == .int {
+                    levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4)))
+                } else {
+                    let data = IndexKey.bytes(of: value, columnType: column.type) ?? .null
+                    levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
+                }
+            }
+            let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: model.objectKeys)
+            let writer = SearchIndexWriter(columnType: column.type) { key throws(FormatError) in
+                guard let row = model.row(of: key) else { throw .corrupt(offset: 0, reason: "index refers to a missing object \(key)") }
+                return values[row]
+            }
+            out[column.key] = try writer.build(Array(zip(values, model.objectKeys)).map { (value: $0, key: $1) }, order: order)
+        }
+        return out
+    }
+}
