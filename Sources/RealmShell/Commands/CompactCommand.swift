@@ -75,7 +75,7 @@ struct CompactCommand: Command {
         do {
             var options = Compactor.Options()
             options.padForEncryption = outputKey != nil
-            let bar = ProgressBar(io: io, label: "compacting")
+            let bar = ProgressBar(io: io, label: "compacting", bytes: before)
             options.progress = bar.map { b in { @Sendable fraction in b.update(fraction) } }
             var plan: StringEnumerationPlan?
             if let percent = enumerateStrings { plan = try enumerationPlan(snapshot, percent: percent, io) }

@@ -23,7 +23,7 @@ struct SQLiteFormat: ResultFormat {
         } catch {
             throw Self.shellError(error, file.path, target.path)
         }
-        let bar = ProgressBar(io: io, label: "exporting")
+        let bar = ProgressBar(io: io, label: "exporting", bytes: Platform.fileSize(file.path) ?? 0)
         let summary: SQLiteExportSummary
         do {
             summary = try exporter.write(toDatabaseAt: target.temporaryPath, progress: bar.map { b in { b.update($0) } })
