@@ -35,16 +35,15 @@ struct KeyOptions {
     /// key says which key to drop (`REALMSH_KEY` is unset, not dropped); a wrong key names it.
     func explain(_ error: ShellError) -> ShellError {
         guard let problem = error.keyProblem, let given else { return error }
-        let path = error.message.hasSuffix(": " + problem.message) ? String(error.message.dropLast(problem.message.count + 2)) : nil
-        let prefix = path.map { $0 + ": " } ?? ""
-        switch problem {
+        let prefix = problem.path + ": "
+        switch problem.error {
         case .notEncrypted:
             let advice = given == "REALMSH_KEY" ? "REALMSH_KEY is set in the environment; unset it for plain files"
                 : "open it without \(given.hasPrefix("--key-file") ? "--key-file" : "--key")"
             return ShellError(prefix + "this file is not encrypted, but a key was given (\(given)): \(advice)", code: error.code,
                               usageOf: nil, keyProblem: problem)
         case let .wrongKey(page):
-            var message = prefix + FormatError.wrongKey(page: page).message + ": \(given) does not open this file"
+            var message = prefix + problem.error.message + ": \(given) does not open this file"
             if isHalfKeyInHex {
                 message += "; it is 64 hexadecimal characters, taken as 64 raw bytes: as hex they are 32 bytes, too short (a key in hex has 128 characters)"
             }

@@ -8,13 +8,19 @@ public struct ShellError: Error, Sendable {
     public let usageOf: String?
     /// The reader's error behind this one, when a key may be what went wrong: for
     /// `KeyOptions.explain`, which names the key the user gave.
-    let keyProblem: FormatError?
+    let keyProblem: KeyProblem?
+
+    /// A key error (`.encrypted`, `.notEncrypted`, `.wrongKey`) reading `path`.
+    struct KeyProblem: Sendable {
+        let path: String
+        let error: FormatError
+    }
 
     public init(_ message: String, code: ExitCode, usageOf: String? = nil) {
         self.init(message, code: code, usageOf: usageOf, keyProblem: nil)
     }
 
-    init(_ message: String, code: ExitCode, usageOf: String?, keyProblem: FormatError?) {
+    init(_ message: String, code: ExitCode, usageOf: String?, keyProblem: KeyProblem?) {
         self.message = message
         self.code = code
         self.usageOf = usageOf
@@ -40,7 +46,7 @@ public struct ShellError: Error, Sendable {
         }
         switch error {
         case .encrypted, .notEncrypted, .wrongKey:
-            return ShellError("\(path): \(error.message)", code: code, usageOf: nil, keyProblem: error)
+            return ShellError("\(path): \(error.message)", code: code, usageOf: nil, keyProblem: KeyProblem(path: path, error: error))
         default:
             return ShellError("\(path): \(error.message)", code: code)
         }

@@ -310,7 +310,7 @@ final class ShellSession {
     func openAsking(_ newPath: String, keyFile: String?, keyHex: String?, typed: Bool = false, io: ShellIO) throws(ShellError) -> RealmFile {
         do {
             return try open(newPath, keyFile: keyFile, keyHex: keyHex, typed: typed, io: io)
-        } catch where interactive && error.keyProblem == .encrypted && KeyOptions(keyFile: keyFile, keyHex: keyHex).given == nil {
+        } catch where interactive && error.keyProblem?.error == .encrypted && KeyOptions(keyFile: keyFile, keyHex: keyHex).given == nil {
             let name = newPath.split(separator: "/").last.map(String.init) ?? newPath
             var failure = error
             for _ in 0..<3 {

@@ -38,7 +38,8 @@ struct CommandLineHost: CommandHost {
         (io.stdoutIsTerminal ? ResultFormats.named("table") : ResultFormats.named("json")) ?? JSONFormat()
     }
 
-    /// The shell's layout: tables as tall as the screen (40 rows when piped) and as wide.
+    /// Tables for people as tall as the terminal leaves room for (40 rows when piped) and as
+    /// wide; JSON laid out on a terminal, compact when piped.
     func options(for results: QueryResults, format: any ResultFormat, limit: Int?, io: ShellIO) -> ResultOptions {
         let automatic = format.isForPeople
             ? ResultOptions.automaticRows(format, results.objectClass, headers: true, screenRows: io.terminalRows, otherwise: ResultOptions.defaultMaxRows)
