@@ -49,8 +49,9 @@ let package = Package(
         .target(name: "RealmBrowser", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "CNcurses"]),
         .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmSQLite", "RealmBrowser", "CReadline", "CTerminal"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
-        // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch.
-        .target(name: "RealmTestSupport", path: "Tests/Support"),
+        // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch,
+        // what tests expect of stored values (Realm's set and key orders, written out plainly).
+        .target(name: "RealmTestSupport", dependencies: ["RealmFormat"], path: "Tests/Support"),
         .testTarget(name: "RealmFormatTests", dependencies: ["RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmFormat", "RealmTestSupport"]),
         .testTarget(name: "RealmShellTests", dependencies: ["RealmShell", "RealmObjects", "RealmFormat", "RealmTestSupport"]),

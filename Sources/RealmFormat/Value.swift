@@ -25,6 +25,26 @@ public enum Value: Sendable, Equatable {
     case dictionary([DictionaryEntry])
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
+    /// The same stored value: `==`, except that floats and doubles compare by their bits
+    /// (−0.0 is not 0.0, a NaN is itself), also inside collections.
+    public func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case let (.float(x), .float(y)): return x.bitPattern == y.bitPattern
+        case let (.double(x), .double(y)): return x.bitPattern == y.bitPattern
+        case let (.list(x), .list(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.isIdentical(to: $1) }
+        case let (.dictionary(x), .dictionary(y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.key.isIdentical(to: $1.key) && $0.value.isIdentical(to: $1.value) }
+        default: return self == other
+        }
+    }
+
+    /// A list or dictionary (nested, in a Mixed).
+    public var isCollection: Bool {
+        switch self {
+        case .list, .dictionary: return true
+        default: return false
+        }
+    }
 }
 
 public struct DictionaryEntry: Sendable, Equatable {

@@ -32,18 +32,30 @@ extension LeafEncoder {
     /// null is taken as empty.
     public static func encodeCollectionColumn(_ cells: [Value], type: ColumnType, nullable: Bool,
                                               kind: CollectionKind, dictionaryKeyType: Int = 2) throws(FormatError) -> MutableNode {
-        let roots = try cells.map { cell throws(FormatError) -> MutableNode? in
-            switch (cell, kind) {
-            case (.null, _): return nil
-            case let (.list(elements), .list), let (.list(elements), .set):
-                return try encodeCollection(elements, type: type, nullable: nullable)
-            case let (.dictionary(entries), .dictionary):
-                return try encodeDictionary(entries, keyType: dictionaryKeyType)
-            default:
-                throw .cannotWrite(reason: "a \(kind.rawValue) column cannot hold \(cell.kindName)")
+        refArray(try cells.map { cell throws(FormatError) in
+            try encodeCollectionCell(cell, type: type, nullable: nullable, kind: kind, dictionaryKeyType: dictionaryKeyType)
+        })
+    }
+
+    /// One cell of a collection column: its tree, nil when empty. A set of Mixed holds no
+    /// nested list or dictionary (§10.5: Realm nests collections in Mixed values of lists and
+    /// dictionaries only, and cannot read one in a set).
+    public static func encodeCollectionCell(_ cell: Value, type: ColumnType, nullable: Bool,
+                                            kind: CollectionKind, dictionaryKeyType: Int = 2) throws(FormatError) -> MutableNode? {
+        switch (cell, kind) {
+        case (.null, _): return nil
+        case let (.list(elements), .set):
+            if let nested = elements.first(where: \.isCollection) {
+                throw .cannotWrite(reason: "a set cannot hold a collection (it holds \(nested.kindName))")
             }
+            return try encodeCollection(elements, type: type, nullable: nullable)
+        case let (.list(elements), .list):
+            return try encodeCollection(elements, type: type, nullable: nullable)
+        case let (.dictionary(entries), .dictionary):
+            return try encodeDictionary(entries, keyType: dictionaryKeyType)
+        default:
+            throw .cannotWrite(reason: "a \(kind.rawValue) column cannot hold \(cell.kindName)")
         }
-        return refArray(roots)
     }
 
     /// Backlink cells (§10.6), one per row: no origin → 0, one → T(origin key), more → ref to a

@@ -3,7 +3,12 @@
 /// (`StringCells`), timestamps as structs. Inserting, filtering and encoding them then needs
 /// no boxed `Value` per cell, which is what bulk inserts and mass deletes spend their time on.
 ///
-/// Every other column (links, collections, Mixed, …) keeps `Value`s. So does a typed column
+/// A list, set or dictionary column keeps `Value`s and, for each object whose collection has
+/// not changed, the ref of its committed B+tree: that tree is written back by ref, its bytes
+/// as they were (a set Realm ordered stays in that order, §10.2), and only the trees of
+/// changed or removed objects leave the file.
+///
+/// Every other column (links, backlinks, Mixed, …) keeps `Value`s. So does a typed column
 /// given a value its form cannot hold (null in a required column, a string in an int column):
 /// it turns into `Value`s, and `encode` then fails with the leaf encoder's own message, as it
 /// did before columns were typed. Reading a cell gives what `Snapshot.decodeLeaf` gives.
@@ -17,6 +22,8 @@ struct ColumnCells {
         case timestamp(nullable: Bool)
         /// An enumerated string column (§9.4.4): positions in its value list, kept as integers.
         case enumerated(EnumValueWriter, nullable: Bool)
+        /// A list, set or dictionary column: values, and the committed refs of unchanged cells.
+        case collection
         case values
 
         /// `enumValues`: the column's value list when it is an enumerated string column.
@@ -25,8 +32,12 @@ struct ColumnCells {
                 self = .enumerated(enumValues, nullable: column.isNullable)
                 return
             }
-            guard column.collection == nil, !column.isBacklink else {
+            guard !column.isBacklink else {
                 self = .values
+                return
+            }
+            guard column.collection == nil else {
+                self = .collection
                 return
             }
             let nullable = column.isNullable
@@ -50,6 +61,12 @@ struct ColumnCells {
     private var strings = StringCells()
     private var timestamps: [Timestamp?] = []
     private var values: [Value] = []
+    /// `.collection`: per cell the ref of its committed collection while the cell is
+    /// unchanged, else 0 (written from `values`).
+    private var committedRefs: [Int64] = []
+    /// `.collection`: committed collections of cells that were replaced or removed, which
+    /// leave the file with the column array (`releaseCommitted`).
+    private(set) var abandonedRefs: [Int] = []
 
     init(kind: Kind) {
         self.kind = kind
@@ -58,7 +75,7 @@ struct ColumnCells {
         case .double: form = .doubles
         case .string: form = .strings
         case .timestamp: form = .timestamps
-        case .values: form = .values
+        case .values, .collection: form = .values
         }
     }
 
@@ -153,6 +170,7 @@ struct ColumnCells {
         default:
             becomeValues()
             put(&values, value)
+            if kind == .collection { put(&committedRefs, 0) }
         }
     }
 
@@ -173,7 +191,14 @@ struct ColumnCells {
         default:
             becomeValues()
             values[row] = value
+            if kind == .collection { abandon(row) }
         }
+    }
+
+    /// The committed collection of `row` is no longer the cell's.
+    private mutating func abandon(_ row: Int) {
+        if committedRefs[row] != 0 { abandonedRefs.append(Int(committedRefs[row])) }
+        committedRefs[row] = 0
     }
 
     /// Removes the cells from `row` on and returns them (a leaf split, §8.3).
@@ -195,6 +220,10 @@ struct ColumnCells {
         case .values:
             tail.values = Array(values[row...])
             values.removeSubrange(row...)
+            if kind == .collection {
+                tail.committedRefs = Array(committedRefs[row...])
+                committedRefs.removeSubrange(row...)
+            }
         }
         return tail
     }
@@ -211,7 +240,10 @@ struct ColumnCells {
         case .doubles: doubles += other.doubles
         case .strings: strings.append(contentsOf: other.strings)
         case .timestamps: timestamps += other.timestamps
-        case .values: values += other.values
+        case .values:
+            values += other.values
+            // `other`'s abandoned trees are released with its own column array.
+            if kind == .collection { committedRefs += other.committedRefs }
         }
     }
 
@@ -228,7 +260,12 @@ struct ColumnCells {
         case .doubles: doubles = kept(doubles)
         case .strings: strings = strings.filtered(keep)
         case .timestamps: timestamps = kept(timestamps)
-        case .values: values = kept(values)
+        case .values:
+            values = kept(values)
+            if kind == .collection {
+                for i in committedRefs.indices where !keep[i] && committedRefs[i] != 0 { abandonedRefs.append(Int(committedRefs[i])) }
+                committedRefs = kept(committedRefs)
+            }
         }
     }
 
@@ -305,11 +342,42 @@ struct ColumnCells {
             try check(all.count)
             cells.timestamps = kept(all)
         case .values:
-            let all = try snapshot.decodeColumn(ref, column: column, of: table)
-            try check(all.count)
-            cells.values = kept(all)
+            guard kind == .collection else {
+                let all = try snapshot.decodeColumn(ref, column: column, of: table)
+                try check(all.count)
+                cells.values = kept(all)
+                break
+            }
+            let roots = try snapshot.node(ref)
+            guard roots.hasRefs, roots.header.widthType == .bits else {
+                throw .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' holds no collection refs")
+            }
+            try check(roots.count)
+            cells.values.reserveCapacity(roots.count)
+            cells.committedRefs.reserveCapacity(roots.count)
+            for i in 0..<roots.count {
+                let root = roots.ref(i)
+                if keep?[i] ?? true {
+                    cells.values.append(try snapshot.decodeCollection(root, column: column))
+                    cells.committedRefs.append(Int64(root ?? 0))
+                } else if let root {
+                    cells.abandonedRefs.append(root)
+                }
+            }
         }
         return cells
+    }
+
+    /// Releases what the committed column array at `ref` held that these cells do not keep:
+    /// the array, and for a collection column the trees of replaced and removed cells
+    /// (unchanged ones are written back by ref); for any other column everything below it.
+    func releaseCommitted(_ ref: Int, in transaction: WriteTransaction) throws(FormatError) {
+        guard kind == .collection else {
+            try transaction.releaseSubtree(ref: ref)
+            return
+        }
+        try transaction.releaseNode(ref: ref)
+        for tree in abandonedRefs { try transaction.releaseSubtree(ref: tree) }
     }
 
     /// The column leaf holding the cells, as `TableEncoder.encodeColumn` would write their values.
@@ -336,6 +404,14 @@ struct ColumnCells {
             }
             return LeafEncoder.timestampLeaf(timestamps)
         case .values:
+            if kind == .collection {
+                // Unchanged cells keep their committed trees, by ref.
+                let node = MutableNode(integers: committedRefs, hasRefs: true)
+                for row in values.indices where committedRefs[row] == 0 {
+                    node.setChild(row, try TableEncoder.collectionRoot(values[row], column: column))
+                }
+                return node
+            }
             if case .enumerated = kind {
                 // Never a plain string leaf in an enumerated column: the typed form again, or the
                 // encoder's own refusal of the value that did not fit it.

@@ -53,7 +53,7 @@ enum LeafRowFilter {
                 guard p >= 0, p < Int64(list.committedCount), nullable || p != list.nullPosition else { return nil }
             }
             return ints(node, keep: keep, leading: 0, kept: kept)
-        case .values:
+        case .values, .collection:
             return nil
         }
     }

@@ -117,6 +117,9 @@ public final class MutableNode {
     }
 
     /// Loads the committed node at `node.ref` (its children stay on disk until asked for).
+    /// `unsigned`: the node is an `ArrayUnsigned` (B+tree and cluster offsets, cluster keys,
+    /// §4.3), whose elements of width 8–32 Realm reads unsigned: at width 16 an offset of
+    /// 40,000 is legal and must not come back negative.
     public init(loading node: Node, unsigned: Bool = false) {
         originalRef = node.ref
         originalSize = node.header.byteSize
@@ -126,7 +129,11 @@ public final class MutableNode {
         switch node.header.widthType {
         case .bits?:
             payload = .integers(unsigned: unsigned)
-            elements = node.ints()
+            if unsigned {
+                elements = (0..<node.count).map { Int64(bitPattern: node.unsigned($0)) }
+            } else {
+                elements = node.ints()
+            }
         case .multiply?:
             payload = .bytes(width: node.width, count: node.count, payload: Array(node.payloadBytes()))
             elements = []

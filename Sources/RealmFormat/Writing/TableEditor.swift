@@ -447,7 +447,7 @@ public final class TableEditor {
             && leaves.map(\.base) == committedLeafBases
         var level: [TableEncoder.ClusterLevelEntry] = []
         for leaf in leaves { level.append((leaf.base, try encode(leaf), leaf.count)) }
-        for leaf in droppedLeaves { if let ref = leaf.originalRef { try transaction.releaseSubtree(ref: ref) } }
+        for leaf in droppedLeaves { try releaseDropped(leaf) }
         if keepsShape, let root = table.clusterRef, try snapshot.node(root).isInner {
             // The same leaves under the same offsets: the committed inner nodes stay, with new
             // child refs and object counts, as realm-core changes its tree in place (§8.2).
@@ -488,14 +488,33 @@ public final class TableEditor {
                 node.setChild(slot, filtered)
                 try transaction.releaseSubtree(ref: original)
             } else if leaf.dirty[c] || original == nil {
-                node.setChild(slot, try cells(leaf, c).encode(column))
-                if let original { try transaction.releaseSubtree(ref: original) }
+                let cells = try cells(leaf, c)
+                node.setChild(slot, try cells.encode(column))
+                if let original { try cells.releaseCommitted(original, in: transaction) }
             } else if let original {
                 node[slot] = Int64(original)
             }
         }
         if let ref = leaf.originalRef { try transaction.releaseNode(ref: ref) }
         return .node(node)
+    }
+
+    /// Releases a committed leaf that left the tree: its arrays, and below them what no
+    /// leaf still uses (objects merged into a neighbour keep their collection trees).
+    private func releaseDropped(_ leaf: ClusterLeafEdit) throws(FormatError) {
+        guard let ref = leaf.originalRef else { return }
+        try transaction.releaseNode(ref: ref)
+        if let keys = leaf.originalKeysRef { try transaction.releaseNode(ref: keys) }
+        for slot in 1..<max(leaf.originalSlots.count, 1) {
+            let v = leaf.originalSlots[slot]
+            guard v != 0, v & 1 == 0 else { continue }
+            let leafIndex = slot - 1
+            if leafIndex < columnOfLeaf.count, let c = columnOfLeaf[leafIndex], c < leaf.cells.count, let cells = leaf.cells[c] {
+                try cells.releaseCommitted(Int(v), in: transaction)
+            } else {
+                try transaction.releaseSubtree(ref: Int(v))
+            }
+        }
     }
 
     // MARK: enumerated string columns

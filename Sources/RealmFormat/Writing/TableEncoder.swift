@@ -147,17 +147,30 @@ public enum TableEncoder {
                 return []
             })
         }
-        if let kind = column.collection {
-            let cells = values.map { cell -> Value in
-                switch cell {
-                case let .list(elements) where kind == .set: return .list(LeafEncoder.setOrder(elements, type: column.type))
-                case let .dictionary(entries): return .dictionary(LeafEncoder.dictionaryOrder(entries))
-                default: return cell
-                }
-            }
-            return try LeafEncoder.encodeCollectionColumn(cells, type: column.type, nullable: column.isNullable, kind: kind,
-                                                          dictionaryKeyType: Int(column.specType >> 16))
+        if column.collection != nil {
+            return LeafEncoder.refArray(try values.map { cell throws(FormatError) in try collectionRoot(cell, column: column) })
         }
         return try LeafEncoder.encode(values, type: column.type, nullable: column.isNullable, context: .cluster)
+    }
+
+    /// The tree of one cell of a list, set or dictionary column, nil when empty. A set is
+    /// written in the order it has when that is one Realm can have made, else in Realm's
+    /// order (`LeafEncoder.needsSetOrder`: sets from files of format < 24, values not yet
+    /// ordered); dictionary keys are sorted (§10.3; formats 21–22 kept them in hash order).
+    static func collectionRoot(_ cell: Value, column: TableModel.ColumnModel) throws(FormatError) -> MutableNode? {
+        guard let kind = column.collection else {
+            throw .cannotWrite(reason: "column '\(column.name)' is not a collection column")
+        }
+        var cell = cell
+        switch cell {
+        case let .list(elements) where kind == .set && LeafEncoder.needsSetOrder(elements, type: column.type):
+            cell = .list(LeafEncoder.setOrder(elements, type: column.type))
+        case let .dictionary(entries):
+            cell = .dictionary(LeafEncoder.dictionaryOrder(entries))
+        default:
+            break
+        }
+        return try LeafEncoder.encodeCollectionCell(cell, type: column.type, nullable: column.isNullable, kind: kind,
+                                                    dictionaryKeyType: Int(column.specType >> 16))
     }
 }

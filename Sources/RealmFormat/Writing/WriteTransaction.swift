@@ -55,7 +55,6 @@ public final class WriteTransaction {
             lockFD = nil
             throw error
         }
-        if snapshot.header.isStreaming { try convertFromStreamingForm() }
     }
 
     deinit { rollback() }
@@ -190,6 +189,7 @@ public final class WriteTransaction {
         writes.append((positions, chunk))
 
         // Make room, write, sync; then the header, synced; then the select bit, synced.
+        if snapshot.header.isStreaming { try convertFromStreamingForm() }
         let physical = (allocator.logicalEnd + 4095) / 4096 * 4096
         if (Platform.fileSize(path) ?? 0) < physical {
             guard Platform.resize(fd, to: physical) else { throw .io(path: path, errno: Platform.lastErrno(), action: "grow") }
@@ -230,8 +230,10 @@ public final class WriteTransaction {
         Failpoint.afterFlip.hit()
     }
 
-    /// §3.5: a streaming file gets its footer's top ref into slot 1 before any commit, because
-    /// a commit may overwrite the footer, which lies beyond the logical size.
+    /// §3.5: a streaming file gets its footer's top ref into slot 1 before the commit writes
+    /// any node, because a node may overwrite the footer, which lies beyond the logical size.
+    /// Only a commit does this: a transaction that is rolled back (a refused write, a dry run)
+    /// leaves every byte of the file as it was.
     private func convertFromStreamingForm() throws(FormatError) {
         try writeHeader(UInt64(snapshot.header.topRef).littleEndianBytes, at: 8)
         try writeHeader([UInt8(snapshot.fileFormat)], at: 21)

@@ -144,19 +144,14 @@ extension RealmWriter {
     }
 
     /// Stores a checked value in one property of an existing object, with the link rules.
+    /// Sets and dictionaries come in the order they are written (`ordered`). A set given
+    /// with the elements it has keeps its stored order (and its bytes).
     func store(_ value: Value, _ p: Property, of c: ObjectClass, key: Int64) throws {
         let editor = try self.editor(c.table.position)
         guard let column = editor.columnIndex(key: p.column.key), editor.contains(key) else { return }
-        // A set or dictionary is kept as it will be written (§10.2, §10.3: sorted, one element
-        // per value, one entry per key), so its backlinks count the links that stay.
-        var value = value
-        switch (p.collection, value) {
-        case let (.set?, .list(elements)): value = .list(LeafEncoder.setOrder(elements, type: p.column.type))
-        case let (.dictionary?, .dictionary(entries)): value = .dictionary(LeafEncoder.dictionaryOrder(entries))
-        default: break
-        }
         let old = try editor.value(key, column: column)
-        guard old != value else { return }
+        guard !old.isIdentical(to: value) else { return }
+        if p.collection == .set, Self.sameElements(old, value, type: p.column.type) { return }
         try editor.set(key, column: column, value)
         try linksChanged(in: editor, column: column, key: key, from: old, to: value)
         if p.type == "object", let target = p.column.targetTable, let targetClass = file.objectClass(for: target), targetClass.isEmbedded {
@@ -187,7 +182,7 @@ extension RealmWriter {
                     guard let k = try link(e) else { throw mismatch(p, c, index, "a list of objects cannot hold null") }
                     keys.append(.link(k))
                 }
-                return .list(keys)
+                return Self.ordered(.list(keys), p)
             case .dictionary?:
                 if case .null = json { return .dictionary([]) }
                 guard case let .object(members) = json else { throw mismatch(p, c, index, "expects an object of \(targetClass.name) objects, got \(json.kind)") }
@@ -197,7 +192,7 @@ extension RealmWriter {
                     let target = try link(v).map { Value.typedLink(table: targetClass.table.key, key: $0) } ?? .null
                     entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: target))
                 }
-                return .dictionary(entries)
+                return Self.ordered(.dictionary(entries), p)
             }
         }
         return try coerce(p, of: c, json, index: index)
@@ -218,8 +213,15 @@ extension RealmWriter {
                 if case .null = json { return .list([]) }
                 guard case let .array(elements) = json else { throw ValueCoercion.Failure.mismatch("expects an array, got \(json.kind)") }
                 var out = [Value]()
-                for e in elements { out.append(try element(e, nullable: p.isOptional)) }
-                return .list(out)
+                for e in elements {
+                    let v = try element(e, nullable: p.isOptional)
+                    if p.collection == .set, v.isCollection {
+                        // §10.5: Realm nests collections in Mixed lists and dictionaries only.
+                        throw ValueCoercion.Failure.mismatch("a set cannot hold a nested list or dictionary, got \(e.kind)")
+                    }
+                    out.append(v)
+                }
+                return Self.ordered(.list(out), p)
             case .dictionary?:
                 if case .null = json { return .dictionary([]) }
                 guard case let .object(members) = json else { throw ValueCoercion.Failure.mismatch("expects an object, got \(json.kind)") }
@@ -228,11 +230,31 @@ extension RealmWriter {
                     try ValueCoercion.checkDictionaryKey(k)
                     out.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try element(v, nullable: p.isOptional)))
                 }
-                return .dictionary(out)
+                return Self.ordered(.dictionary(out), p)
             }
         } catch {
             throw mismatchFailure(p, c, index, error)
         }
+    }
+
+    /// A new value of `p` in the order it is written: a set as Realm Core builds it from the
+    /// elements inserted in the order given (§10.2, `LeafEncoder.setOrder`), dictionary keys
+    /// sorted, a later entry replacing an earlier one with the same key (§10.3). Done once,
+    /// where the value is made: Realm's order of a set depends on the order of insertion.
+    static func ordered(_ value: Value, _ p: Property) -> Value {
+        switch (p.collection, value) {
+        case let (.set?, .list(elements)): return .list(LeafEncoder.setOrder(elements, type: p.column.type))
+        case let (.dictionary?, .dictionary(entries)): return .dictionary(LeafEncoder.dictionaryOrder(entries))
+        default: return value
+        }
+    }
+
+    /// Whether two values of a set property hold the same elements (Realm's element
+    /// equality: −0.0 = 0.0, and here NaN = NaN), in whatever order.
+    static func sameElements(_ a: Value, _ b: Value, type: ColumnType) -> Bool {
+        guard case let .list(x) = a, case let .list(y) = b, x.count == y.count else { return false }
+        let order = { (u: Value, v: Value) in LeafEncoder.setCompare(u, v, type: type) < 0 }
+        return zip(x.sorted(by: order), y.sorted(by: order)).allSatisfy { LeafEncoder.setCompare($0, $1, type: type) == 0 }
     }
 
     /// The ObjKey a link's JSON names: a nested object (created or upserted, or embedded),
@@ -249,7 +271,15 @@ extension RealmWriter {
                 guard try editor(target.table.position).contains(k) else { throw mismatch(p, c, index, "no \(target.name) object has key \(k)") }
                 return k
             }
-            return try writeObject(target, json, policy: policy, index: index, depth: depth)
+            if members.count == 1, members[0].0 == "$missing" {
+                throw mismatch(p, c, index, "a dangling link ($missing) cannot be written; link an existing \(target.name) object")
+            }
+            // `{"$oid": …}`, `{"$uuid": …}`, `{"$numberLong": …}`: a primary key in the form
+            // export writes it (fixtures/README.md), not a nested object (whose members are
+            // property names, which never start with `$`).
+            if !(members.count == 1 && members[0].0.hasPrefix("$")) {
+                return try writeObject(target, json, policy: policy, index: index, depth: depth)
+            }
         }
         guard let pkName = target.primaryKey, let pk = target.property(named: pkName) else {
             throw mismatch(p, c, index, "\(target.name) has no primary key: link with {\"$key\": N} or a nested object")

@@ -24,7 +24,7 @@ extension RealmWriter {
         defer { plan.row = row }
         var links: [(Property, Value)] = []
         for i in plan.steps.indices {
-            let value = values[i]
+            let value = Self.ordered(values[i], plan.steps[i].property)
             // Links, and Mixed values holding links, are set once the object exists (backlinks).
             if plan.steps[i].isLink || plan.steps[i].isMixed && Self.holdsTypedLink(value) {
                 let step = plan.steps[i]
@@ -113,7 +113,7 @@ extension RealmWriter {
         if p.isPrimaryKey { throw InputError(className: c.name, property: p.name, "a primary key cannot be changed after creation") }
         try check(value, for: p, of: c)
         guard try editor(c.table.position).contains(key) else { throw InputError(className: c.name, property: p.name, "no object with key \(key)") }
-        try store(value, p, of: c, key: key)
+        try store(Self.ordered(value, p), p, of: c, key: key)
         summary.updated += 1
     }
 

@@ -55,8 +55,8 @@ enum ValueCoercion {
             }
             if case let .object(members) = json, members.count == 1, members[0].0 == "$date",
                let ms = wrapped(members[0].1, "$numberLong"), let millis = Int64(ms) {
-                let s = millis >= 0 ? millis / 1000 : -((-millis + 999) / 1000)
-                return .timestamp(Timestamp(seconds: s, nanoseconds: Int32((millis - s * 1000) * 1_000_000)))
+                // Seconds and nanoseconds with the same sign (§9.7): −1500 ms is (−1 s, −500,000,000 ns).
+                return .timestamp(Timestamp(seconds: millis / 1000, nanoseconds: Int32(millis % 1000 * 1_000_000)))
             }
             throw .mismatch("expects a date ({\"$date\": \"2020-01-01T00:00:00Z\"} or an ISO 8601 string), got \(describe(json))")
         case .decimal:
@@ -120,7 +120,8 @@ enum ValueCoercion {
                 try checkDictionaryKey(k)
                 entries.append(DictionaryEntry(key: .string(Array(k.utf8)), value: try mixed(v, depth: depth + 1, links: links)))
             }
-            return .dictionary(entries)
+            // Keys in Realm's order, as for a dictionary property (§10.3).
+            return .dictionary(LeafEncoder.dictionaryOrder(entries))
         }
     }
 
