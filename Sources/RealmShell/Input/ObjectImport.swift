@@ -10,9 +10,6 @@ import RealmObjects
 /// once every object exists — all in the same transaction, so nothing lands unless all of it
 /// does. Other inputs (JSON arrays of one class, CSV) are written as `insert` writes them:
 /// links resolve on the spot and nested objects are created.
-///
-/// The writer itself reads link identities; here they are only put in the form it takes
-/// (`{"$oid": …}` and `{"$uuid": …}` of an ObjectId or UUID primary key as plain strings).
 final class ObjectImport {
     let writer: RealmWriter
     let policy: RealmWriter.Policy
@@ -43,7 +40,7 @@ final class ObjectImport {
             var now = [(key: String, value: JSONValue)](), later = [(key: String, value: JSONValue)]()
             for member in members {
                 if let p = c.property(named: member.key), Self.dependsOnOthers(p, member.value) {
-                    later.append((member.key, normalizedLinks(member.value, of: p)))
+                    later.append(member)
                 } else {
                     now.append(member)
                 }
@@ -69,12 +66,13 @@ final class ObjectImport {
         return summary
     }
 
-    /// A writer error named by the object's place in the input rather than its index.
+    /// A writer error named by the object's place in the input (the writer's own index is the
+    /// one `add` gave it, or 0 for the deferred links' update).
     private func failure(_ error: Error, at index: Int) -> ShellError {
         if let e = error as? ShellError { return e }
         if let e = error as? InputError {
             let located = InputError(objectIndex: nil, className: e.className, property: e.property, e.reason)
-            return ShellError("\(writer.path): \(place(e.objectIndex ?? index)): \(located.message); nothing was written", code: .dataError)
+            return ShellError("\(writer.path): \(place(index)): \(located.message); nothing was written", code: .dataError)
         }
         return WriteSupport.failure(error, path: writer.path)
     }
@@ -92,28 +90,6 @@ final class ObjectImport {
         case let .object(members): return members.contains { $0.key == "$link" || mentionsLink($0.value) }
         case let .array(elements): return elements.contains(where: mentionsLink)
         default: return false
-        }
-    }
-
-    /// A link value with each identity in the writer's form (`{"$oid": X}` → `X` for an
-    /// ObjectId primary key, `{"$uuid": X}` for a UUID one), through lists, dictionaries and
-    /// embedded objects.
-    func normalizedLinks(_ json: JSONValue, of p: Property) -> JSONValue {
-        guard p.type == "object", let target = p.objectType.flatMap(writer.file.objectClass(named:)) else { return json }
-        func one(_ j: JSONValue) -> JSONValue {
-            if target.isEmbedded {
-                guard case let .object(members) = j else { return j }
-                return .object(members.map { m in (m.key, target.property(named: m.key).map { normalizedLinks(m.value, of: $0) } ?? m.value) })
-            }
-            if case let .object(members) = j, members.count == 1, ["$oid", "$uuid"].contains(members[0].key), case .string = members[0].value {
-                return members[0].value
-            }
-            return j
-        }
-        switch (p.collection, json) {
-        case (.list?, .array(let elements)), (.set?, .array(let elements)): return .array(elements.map(one))
-        case (.dictionary?, .object(let members)): return .object(members.map { ($0.key, one($0.value)) })
-        default: return one(json)
         }
     }
 }
