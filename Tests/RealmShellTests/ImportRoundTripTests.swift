@@ -6,7 +6,7 @@ import XCTest
 /// `import` reads what `export` writes: every realm-core fixture's JSON Lines export and
 /// canonical dump, imported into an empty copy of its schema (`create --schema` from `schema
 /// --format json`), exports to the fixture's own dump. A mismatch names fixture, class,
-/// object and property.
+/// object and property. Long imports and exports show progress on a terminal.
 final class ImportRoundTripTests: XCTestCase {
     var dir: String!
 
@@ -43,15 +43,20 @@ final class ImportRoundTripTests: XCTestCase {
                 if format == "json" {
                     try expected.write(to: URL(fileURLWithPath: data))
                 } else {
-                    let exported = realmsh(["export", "--format", format, source] + key)
+                    let exported = realmsh(["export", "--format", format, source] + key, stderrTerminal: true)
                     XCTAssertEqual(exported.code, 0, "\(name) \(format): \(exported.stderr)")
+                    // Progress on a terminal's stderr, for work over a second only.
+                    if name == "large.realm" { XCTAssertTrue(exported.stderr.contains("\rexporting [#"), exported.stderr) }
+                    if name == "basic.realm" { XCTAssertFalse(exported.stderr.contains("exporting ["), exported.stderr) }
                     try Data(exported.stdout).write(to: URL(fileURLWithPath: data))
                 }
                 let copy = dir + "/\(name).\(format).realm"
                 let created = realmsh("create", "--schema", schemaPath, "--schema-version", version, copy)
                 XCTAssertEqual(created.code, 0, "\(name): \(created.stderr)")
-                let imported = realmsh("import", copy, data)
+                let imported = realmsh(["import", copy, data], stderrTerminal: true)
                 XCTAssertEqual(imported.code, 0, "\(name) \(format): \(imported.stderr)")
+                if name == "large.realm" { XCTAssertTrue(imported.stderr.contains("\rimporting [#"), imported.stderr) }
+                if name == "basic.realm" { XCTAssertEqual(imported.stderr, "inserted 18, updated 0, deleted 0\n") }
                 let back = realmsh("export", copy)
                 XCTAssertEqual(back.code, 0, "\(name) \(format): \(back.stderr)")
                 if let problem = DumpDifference.describe(fixture: "\(name) (\(format))", expected: expected, actual: Data(back.stdout)) {
