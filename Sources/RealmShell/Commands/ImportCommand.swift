@@ -65,28 +65,32 @@ struct ImportCommand: Command {
         do { writer = try RealmWriter(path: path) } catch { throw WriteSupport.failure(error, path: path) }
         let bar = ProgressBar(io: context.io, label: "importing")
         func progress(_ offset: Int) { bar?.update(Double(offset) / Double(max(1, bytes.count))) }
+        // Where each object is in the input, for messages: its line (JSON Lines, CSV), its
+        // class and position in the dump, its position in an array (from 0, as insert counts).
+        var places = [String]()
+        let identities = kind != .json || dump
+        let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: identities) { i in
+            i < places.count ? places[i] : "object \(i)"
+        }
         let summary: RealmWriter.Summary
         do {
             switch kind {
             case .json where dump:
-                let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: true) { "object \($0 + 1)" }
+                var counts = [String: Int]()
                 try read { try DumpReader.read(bytes, header: { _ in }) { c, object, offset in
+                    places.append("\(c) object \(counts[c, default: 0])")
+                    counts[c, default: 0] += 1
                     try load.add(object, className: c)
                     progress(offset)
                 } }
-                summary = try load.commit()
             case .json:
-                let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: false) { "object \($0)" }
                 try read { try JSONParser.forEachElement(bytes, withOffsets: { object, offset in
                     try load.add(object, className: className!)
                     progress(offset)
                 }) }
-                summary = try load.commit()
             case .jsonl:
-                var lines = [Int]()
-                let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: true) { "line \(lines[$0])" }
                 try Self.forEachLine(bytes) { text, line, offset throws(ShellError) in
-                    lines.append(line)
+                    places.append("line \(line)")
                     let object: JSONValue
                     do throws(JSONError) { object = try JSONParser.parse(text) } catch {
                         throw ShellError("\(source) line \(line): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError)
@@ -94,22 +98,19 @@ struct ImportCommand: Command {
                     try load.add(object, className: try lineClass(object, line: line, source: source))
                     progress(offset)
                 }
-                summary = try load.commit()
             case .csv:
                 guard let c = writer.file.objectClass(named: className!) else { throw unknownClass(className!, in: writer.file) }
-                var lines = [Int]()
-                let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: true) { "line \(lines[$0])" }
                 do {
                     try CSVReader(objectClass: c, file: writer.file).forEachObject(bytes) { object, line, offset in
-                        lines.append(line)
+                        places.append("line \(line)")
                         try load.add(object, className: c.name)
                         progress(offset)
                     }
                 } catch let failure as CSVReader.Failure {
                     throw ShellError("\(source) line \(failure.line): \(failure.message); nothing was written", code: .dataError)
                 }
-                summary = try load.commit()
             }
+            summary = try load.commit()
         } catch {
             bar?.finish()
             writer.rollback()
