@@ -13,7 +13,9 @@ fixtures=$(cd "$(dirname "$0")/../../../shared/fixtures" 2>/dev/null && pwd || e
 command -v tmux >/dev/null || { echo "tmux is not installed (apt-get install tmux)"; exit 2; }
 work=$(mktemp -d)
 session=realmsh-screens-$$
-trap 'tmux kill-session -t $session 2>/dev/null || true; rm -rf "$work"' EXIT
+# A server of its own, its socket in the scratch directory (nothing left in /tmp/tmux-UID).
+t() { tmux -S "$work/tmux.sock" "$@"; }
+trap 't kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 failed=0
 
 # A file of notes: null, "null", "", CJK, emoji, combining marks.
@@ -31,48 +33,48 @@ JSON
 # Waits until the pane shows $1 (at most 20 s; tmux drops trailing spaces).
 wait_for() {
     i=0
-    while ! tmux capture-pane -p -t $session | grep -qF -- "$1"; do
+    while ! t capture-pane -p -t $session | grep -qF -- "$1"; do
         i=$((i + 1)); [ $i -gt 200 ] && { echo "!! never showed: $1"; failed=1; return 0; }
         sleep 0.1
     done
 }
 screen() {
     echo "===== $1"
-    tmux capture-pane -p -t $session | sed -e 's/[[:space:]]*$//' | awk 'NF { last = NR } { line[NR] = $0 } END { for (i = 1; i <= last; i++) print line[i] }'
+    t capture-pane -p -t $session | sed -e 's/[[:space:]]*$//' | awk 'NF { last = NR } { line[NR] = $0 } END { for (i = 1; i <= last; i++) print line[i] }'
     echo
 }
 expect() {
-    tmux capture-pane -p ${2:-} -t $session | grep -qF -- "$1" || { echo "!! missing: $1"; failed=1; }
+    t capture-pane -p ${2:-} -t $session | grep -qF -- "$1" || { echo "!! missing: $1"; failed=1; }
 }
 
-tmux new-session -d -s $session -x 100 -y 24 \
+t new-session -d -s $session -x 100 -y 24 \
     "env -u NO_COLOR TERM=xterm-256color PAGER='less -FRSX' REALMSH_HISTORY= '$realmsh' '$work/notes.realm'"
 wait_for "notes.realm>"
-tmux send-keys -t $session 'Note' Enter
+t send-keys -t $session 'Note' Enter
 wait_for "7 objects (7 shown)"
 screen "CJK, emoji and combining marks aligned; NULL apart from \"null\" and from the empty string"
 expect "│    0 │ NULL"
 expect "│    1 │ null"
 # NULL is dimmed (SGR 2), the string "null" is not.
-tmux capture-pane -p -e -t $session | grep -q "$(printf '\033')\[2mNULL" || { echo "!! NULL is not dimmed"; failed=1; }
+t capture-pane -p -e -t $session | grep -q "$(printf '\033')\[2mNULL" || { echo "!! NULL is not dimmed"; failed=1; }
 
-tmux send-keys -t $session '.open '"$fixtures"'/realm-core/large.realm' Enter
+t send-keys -t $session '.open '"$fixtures"'/realm-core/large.realm' Enter
 wait_for "large.realm>"
-tmux send-keys -t $session C-l
-tmux send-keys -t $session 'Item SORT(id ASC)' Enter
+t send-keys -t $session C-l
+t send-keys -t $session 'Item SORT(id ASC)' Enter
 wait_for "150000 objects (18 shown)"
 screen "The default cap fits the 24-line screen with frame and footer: no pager needed, the footer in sight"
 
-tmux send-keys -t $session '.maxrows 60' Enter
-tmux send-keys -t $session 'Item SORT(id ASC)' Enter
+t send-keys -t $session '.maxrows 60' Enter
+t send-keys -t $session 'Item SORT(id ASC)' Enter
 wait_for "│ 19 │"
 screen "60 rows are taller than the screen: less pages them"
-tmux send-keys -t $session 'G'
+t send-keys -t $session 'G'
 wait_for "150000 objects (60 shown)"
 screen "The end of the pager: the footer"
-tmux send-keys -t $session 'q'
+t send-keys -t $session 'q'
 wait_for "large.realm>"
-tmux send-keys -t $session '.quit' Enter
+t send-keys -t $session '.quit' Enter
 
 [ $failed -eq 0 ] && echo "all screens as expected" || echo "SOME SCREENS WERE WRONG"
 exit $failed
