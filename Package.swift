@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // A header-only cache prefetch hint for the leaf scans (no library behind it).
         .systemLibrary(name: "CPrefetch"),
+        // libc's wcwidth, which Swift's Glibc module does not declare: the columns a character
+        // takes in the shell's tables (header only).
+        .systemLibrary(name: "CTerminal"),
         // Failpoints (Writing/Failpoint.swift) exist only in debug builds, the ones `swift test` runs.
         .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"],
                 swiftSettings: [.define("REALMSH_FAILPOINTS", .when(configuration: .debug))]),
@@ -44,7 +47,7 @@ let package = Package(
         // The Realm Browser (`realmsh browse`): a plain-Swift view model over the object-store view
         // and queries, drawn by a thin ncurses layer.
         .target(name: "RealmBrowser", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "CNcurses"]),
-        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmSQLite", "RealmBrowser", "CReadline"]),
+        .target(name: "RealmShell", dependencies: ["RealmFormat", "RealmObjects", "RealmQuery", "RealmMigration", "RealmSQLite", "RealmBrowser", "CReadline", "CTerminal"]),
         .executableTarget(name: "realmsh", dependencies: ["RealmShell", "RealmFormat"]),
         // Test-only helpers: where the shared fixtures are, how to describe a dump mismatch,
         // what tests expect of stored values (Realm's set and key orders, written out plainly).

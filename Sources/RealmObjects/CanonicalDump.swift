@@ -3,8 +3,10 @@ import RealmFormat
 /// The canonical JSON dump of a whole file (fixtures/README.md): format version, schema
 /// version, classes, then every top-level class's objects, streamed class by class.
 public enum CanonicalDump {
-    /// `classNames` limits the classes and objects written to those classes.
-    public static func write(_ file: RealmFile, to sink: ByteSink, classNames: Set<String>? = nil) throws {
+    /// `classNames` limits the classes and objects written to those classes; `eachObject` is
+    /// called after each object (progress, cancellation: its errors end the dump).
+    public static func write(_ file: RealmFile, to sink: ByteSink, classNames: Set<String>? = nil,
+                             eachObject: () throws -> Void = {}) throws {
         var out = JSONEmitter(sink: sink)
         out.beginObject()
         out.key("formatVersion")
@@ -22,6 +24,7 @@ public enum CanonicalDump {
             out.beginArray()
             try file.forEachObject(of: c) { key, values in
                 try writer.writeObject(c, key: key, values: values, to: &out)
+                try eachObject()
             }
             out.end()
         }

@@ -71,6 +71,11 @@ public enum JSONParser {
     /// tree in memory. A syntax error is thrown as a `JSONError`, even after elements were
     /// handed over; `body`'s errors pass through.
     public static func forEachElement(_ bytes: [UInt8], _ body: (JSONValue) throws -> Void) throws {
+        try forEachElement(bytes, withOffsets: { value, _ in try body(value) })
+    }
+
+    /// `forEachElement`, with the offset just past each element (for progress).
+    public static func forEachElement(_ bytes: [UInt8], withOffsets body: (JSONValue, Int) throws -> Void) throws {
         var reader = Reader(bytes: bytes)
         reader.skipSpace()
         if reader.current == UInt8(ascii: "[") {
@@ -81,7 +86,8 @@ public enum JSONParser {
             } else {
                 while true {
                     reader.skipSpace()
-                    try body(try reader.value(depth: 1))
+                    let value = try reader.value(depth: 1)
+                    try body(value, reader.position)
                     reader.skipSpace()
                     if reader.current == UInt8(ascii: ",") {
                         reader.position += 1
@@ -93,7 +99,8 @@ public enum JSONParser {
                 }
             }
         } else {
-            try body(try reader.value(depth: 0))
+            let value = try reader.value(depth: 0)
+            try body(value, reader.position)
         }
         reader.skipSpace()
         guard reader.position == bytes.count else { throw reader.error("unexpected text after the JSON value") }

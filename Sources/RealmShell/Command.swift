@@ -30,7 +30,7 @@ enum Commands {
         InfoCommand.self, SchemaCommand.self, ExportCommand.self, QueryCommand.self, VerifyCommand.self,
         CreateCommand.self, InsertCommand.self, UpsertCommand.self, ImportCommand.self, UpdateCommand.self,
         DeleteCommand.self, MigrateCommand.self, CompactCommand.self, UpgradeCommand.self, EncryptCommand.self,
-        DecryptCommand.self, RekeyCommand.self, KeygenCommand.self, ShellCommand.self, BrowseCommand.self, HelpCommand.self,
+        DecryptCommand.self, RekeyCommand.self, KeygenCommand.self, ShellCommand.self, BrowseCommand.self, CompletionCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> (any Command.Type)? { all.first { $0.spec.name == name } }

@@ -12,6 +12,8 @@ public enum RealmShell {
                realmsh [--write] [-c COMMAND] FILE
                      (the interactive shell on a terminal, commands from stdin or -c;
                       otherwise the same as: realmsh info FILE — see 'realmsh help shell')
+               realmsh
+                     (on a terminal: the shell with no file open; .open FILE opens one)
 
         SUBCOMMANDS:
         """
@@ -31,14 +33,20 @@ public enum RealmShell {
 
     static func dispatch(_ args: [String], io: ShellIO) throws(ShellError) -> ExitCode {
         guard let first = args.first else {
-            io.print(generalHelp())
+            // As sqlite3: a person at a terminal gets the shell (with no file open yet);
+            // anything else gets the usage on stderr, so a script that forgot its arguments
+            // fails visibly.
+            if io.stdoutIsTerminal, io.stdin.map(Platform.isTerminal) == true {
+                return try execute(ShellCommand.self, [], io: io)
+            }
+            io.printError(generalHelp())
             return .usage
         }
         switch first {
         case "-h", "--help":
             io.print(generalHelp())
             return .success
-        case "--version":
+        case "-V", "--version":
             io.print("realmsh \(version)")
             return .success
         default:
@@ -73,7 +81,7 @@ public enum RealmShell {
     static func generalHelp() -> String {
         var lines = [overview]
         for c in Commands.all { lines.append(CommandSpec.row(c.spec.name, c.spec.abstract)) }
-        lines += ["", "OPTIONS:", CommandSpec.row("--version", "Show the version."),
+        lines += ["", "OPTIONS:", CommandSpec.row("-V, --version", "Show the version."),
                   CommandSpec.row("-h, --help", "Show help information."), "",
                   "See 'realmsh help <subcommand>' for detailed help."]
         return lines.joined(separator: "\n")

@@ -12,6 +12,8 @@ public final class ShellIO {
     /// Colour only on a terminal, and never with NO_COLOR set.
     public let useColor: Bool
     public let terminalWidth: Int
+    /// Lines of the terminal standard output is (nil when it is none): the default row cap.
+    public let terminalRows: Int?
     /// Progress bars only on a terminal.
     public let stderrIsTerminal: Bool
     /// Where the interactive shell reads commands (`realmsh FILE`); nil: no input (in-process use).
@@ -20,8 +22,9 @@ public final class ShellIO {
     public var quietKeyWarning = false
 
     public init(stdout: ByteSink, stderr: ByteSink, stdoutIsTerminal: Bool = false, useColor: Bool = false, terminalWidth: Int = 80,
-                stderrIsTerminal: Bool = false, stdin: Int32? = nil) {
+                stderrIsTerminal: Bool = false, stdin: Int32? = nil, terminalRows: Int? = nil) {
         self.stderrIsTerminal = stderrIsTerminal
+        self.terminalRows = stdoutIsTerminal ? terminalRows : nil
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutIsTerminal = stdoutIsTerminal
@@ -36,7 +39,12 @@ public final class ShellIO {
         let color = tty && Platform.environment("NO_COLOR") == nil
         let width = Int(Platform.environment("COLUMNS") ?? "") ?? Platform.terminalColumns(1) ?? 80
         return ShellIO(stdout: FileSink(.standardOutput), stderr: FileSink(.standardError), stdoutIsTerminal: tty, useColor: color, terminalWidth: width,
-                       stderrIsTerminal: Platform.isTerminal(2), stdin: 0)
+                       stderrIsTerminal: Platform.isTerminal(2), stdin: 0, terminalRows: standardRows())
+    }
+
+    /// The terminal's lines: `LINES`, else its size.
+    static func standardRows() -> Int? {
+        Platform.environment("LINES").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? Platform.terminalRows(1)
     }
 
     public func print(_ text: String) { stdout.write(Array((text + "\n").utf8)) }

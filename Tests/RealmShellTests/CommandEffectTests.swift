@@ -53,7 +53,8 @@ final class CommandEffectTests: XCTestCase {
         case "decrypt": return (.encrypted, [[]])
         case "rekey": return (.encrypted, [["--new-key-file", newKey]])
         case "keygen": return (.plain, [[]])
-        case "help": return (.plain, [["compact"]])
+        case "help": return (.plain, [["compact"], ["--man"]])
+        case "completion": return (.plain, [["bash"]])
         case "browse": return (.plain, [[], ["--write"]])
         case "shell": return (.plain, [["-c", "compact"], ["-c", "update Person --all --set age=1"],
                                        ["-c", "export -o @SAME --force"], ["-c", "compact -o @SAME --force"]])
@@ -108,7 +109,7 @@ final class CommandEffectTests: XCTestCase {
         let spec = type.spec
         func effect(_ words: [String]) throws -> Effect {
             // create's FILE is its output: any name parses.
-            let first = spec.file != nil ? [copy.path] : (spec.arguments.first?.isOptional == false ? ["new.realm"] : [])
+            let first = spec.file != nil ? [copy.path] : (type == CreateCommand.self ? ["new.realm"] : [])
             return spec.effect.resolved(try ArgumentParser.parse(first + words, spec: spec))
         }
         var out = [Variant]()

@@ -206,21 +206,75 @@ final class InteractiveShellTests: XCTestCase {
     }
 
     func testTallResultsGoThroughThePager() throws {
-        let shell = try start([basic], environment: ["PAGER": "sed 's/^/PAGED /'"], rows: 10)
+        // The pager sleeps first: its time is not the command's (.timer).
+        let shell = try start([basic], environment: ["PAGER": "sleep 1; sed 's/^/PAGED /'"], rows: 10)
+        // The default cap fits the screen with the frame and the footer: no pager needed,
+        // and the footer is in sight.
         shell.type("Person\n")
+        XCTAssertTrue(shell.waitFor("10 objects (4 shown)"), shell.screen)
+        XCTAssertFalse(shell.screen.contains("PAGED"), shell.screen)
+        XCTAssertTrue(shell.waitFor("basic.realm> "))
+        shell.type(".maxrows 0\n.timer on\n")
+        XCTAssertTrue(shell.waitFor("Run time: "), shell.screen)
+        XCTAssertTrue(shell.waitFor("basic.realm> "))
+        shell.type("Person\n")                       // taller than the screen: paged
         XCTAssertTrue(shell.waitFor("PAGED 10 objects (10 shown)"), shell.screen)
+        XCTAssertTrue(shell.waitFor("Run time: 0."), "time in the pager is not counted\n" + shell.screen)
         XCTAssertTrue(shell.waitFor("basic.realm> "))
-        shell.type("Dog LIMIT(1)\n")                 // short: no pager
-        XCTAssertTrue(shell.waitFor("1 object (1 shown)"), shell.screen)
-        XCTAssertFalse(shell.screen.contains("PAGED 1 object"), shell.screen)
+        shell.type(".timer off\n.mode jsonl\n.maxrows auto\nPerson\n")     // data modes are capped too
+        XCTAssertTrue(shell.waitFor("10 objects (8 shown; .maxrows 0 shows all)"), shell.screen)
         XCTAssertTrue(shell.waitFor("basic.realm> "))
-        shell.type(".pager off\n")
+        shell.type(".mode json\n.maxrows 0\nPerson\n")          // …and paged
+        XCTAssertTrue(shell.waitFor("PAGED   {"), shell.screen)
         XCTAssertTrue(shell.waitFor("basic.realm> "))
-        shell.type("Person\n")
+        shell.type(".mode box\n.pager off\nPerson\n")
         XCTAssertTrue(shell.waitFor("10 objects (10 shown)"), shell.screen)
         XCTAssertEqual(shell.screen.components(separatedBy: "PAGED 10 objects").count, 2, shell.screen)
         XCTAssertTrue(shell.waitFor("basic.realm> "))
         shell.type("\u{04}")
+        XCTAssertEqual(shell.waitForExit(), 0, shell.screen)
+    }
+
+    func testAPagerThatIsNotInstalledPrintsTheResult() throws {
+        let shell = try start([basic], environment: ["PAGER": "nosuchpager -R"], rows: 10)
+        shell.type(".maxrows 0\nPerson\n")
+        XCTAssertTrue(shell.waitFor("the pager 'nosuchpager' ($PAGER) is not installed; printing instead"), shell.screen)
+        XCTAssertTrue(shell.waitFor("10 objects (10 shown)"), shell.screen)
+        XCTAssertTrue(shell.waitFor("basic.realm> "))
+        shell.type("\u{04}")
+        XCTAssertEqual(shell.waitForExit(), 0, shell.screen)
+    }
+
+    /// As sqlite3: `realmsh` alone on a terminal is the shell, with no file open yet.
+    func testBareRealmshOpensTheShell() throws {
+        let shell = try TerminalSession(arguments: [], environment: ["REALMSH_HISTORY": historyPath])
+        XCTAssertTrue(shell.waitFor("no file open: .open FILE opens one"), shell.screen)
+        XCTAssertTrue(shell.waitFor("realmsh> "), shell.screen)
+        shell.type(".open \(basic)\n")
+        XCTAssertTrue(shell.waitFor("basic.realm> "), shell.screen)
+        shell.type(".exit 4\n")
+        XCTAssertEqual(shell.waitForExit(), 4, shell.screen)
+    }
+
+    /// An encrypted file opened without a key: the key is asked for, not echoed, asked again
+    /// when it is wrong, and passed on to commands.
+    func testTheKeyOfAnEncryptedFileIsAskedFor() throws {
+        let encrypted = Fixtures.path("realm-core/encrypted.realm")
+        let hex = try String(contentsOfFile: Fixtures.path("realm-core/encrypted.key"), encoding: .utf8).filter { !$0.isWhitespace }
+        let shell = try TerminalSession(arguments: [encrypted], environment: ["REALMSH_HISTORY": historyPath])
+        XCTAssertTrue(shell.waitFor("Key for encrypted.realm (128 hex characters, or a key file): "), shell.screen)
+        shell.type(String(repeating: "ab", count: 64) + "\n")
+        XCTAssertTrue(shell.waitFor("wrong key (authentication failed at page 0)"), shell.screen)
+        XCTAssertTrue(shell.waitFor("Key for encrypted.realm"), shell.screen)
+        shell.type(hex + "\n")
+        XCTAssertTrue(shell.waitFor("encrypted.realm> "), shell.screen)
+        XCTAssertFalse(shell.screen.contains(String(hex.prefix(16))), "the key is not echoed")
+        XCTAssertFalse(shell.screen.contains("abababab"), "nor a wrong one")
+        XCTAssertFalse(shell.screen.contains("visible to other users"), "a typed key is not in the process list")
+        shell.type("query --format count Person TRUEPREDICATE\n")
+        XCTAssertTrue(shell.waitFor("10\n"), shell.screen)
+        XCTAssertTrue(shell.waitFor("encrypted.realm> "))
+        shell.type(".quit\n")
         XCTAssertEqual(shell.waitForExit(), 0, shell.screen)
     }
 }

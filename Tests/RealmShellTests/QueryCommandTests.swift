@@ -9,8 +9,18 @@ final class QueryCommandTests: XCTestCase {
     let alltypes = Fixtures.path("realm-core/alltypes.realm")
 
     func testJSONIsTheDumpsEncodingOfEachObjectInResultOrder() throws {
-        let run = realmsh("query", basic, "Dog", "age > 4 SORT(age DESC)")
+        // Laid out on a terminal; compact, one object per line, when piped.
+        let run = realmsh(["query", "--format", "json", basic, "Dog", "age > 4 SORT(age DESC)"], terminal: true)
         XCTAssertEqual(run.code, 0, run.stderr)
+        let piped = realmsh("query", basic, "Dog", "age > 4 SORT(age DESC)")
+        XCTAssertEqual(piped.out, """
+            [{"_key":7,"name":"Buddy II","age":8,"owner":null},
+            {"_key":6,"name":"Daisy","age":7,"owner":null},
+            {"_key":5,"name":"Rocky","age":6,"owner":{"$key":1}},
+            {"_key":4,"name":"Luna","age":5,"owner":{"$key":0}}]
+
+            """)
+        XCTAssertEqual(try JSONParser.parse(piped.out), try JSONParser.parse(run.out))
         let expected = """
             [
               {
@@ -90,7 +100,7 @@ final class QueryCommandTests: XCTestCase {
         let limited = realmsh(["query", "--limit", "1", basic, "Person", "age > 50"], terminal: true)
         XCTAssertEqual(limited.out.split(separator: "\n").last, "1 object (1 shown)")
         // Not a terminal: JSON unless asked.
-        XCTAssertTrue(realmsh("query", basic, "Person", "age > 50").out.hasPrefix("[\n  {"))
+        XCTAssertTrue(realmsh("query", basic, "Person", "age > 50").out.hasPrefix("[{\"_key\":5,"), "compact when piped")
         XCTAssertTrue(realmsh("query", "--format", "table", basic, "Person", "age > 50").out.hasSuffix("4 objects (4 shown)\n"))
     }
 

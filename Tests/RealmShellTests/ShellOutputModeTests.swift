@@ -57,7 +57,7 @@ final class ShellOutputModeTests: XCTestCase {
             Person SORT(age ASC)
             .maxrows 2
             .headers off
-            .nullvalue NULL
+            .nullvalue (none)
             .mode table
             Person where email == nil
             .mode csv

@@ -84,7 +84,7 @@ final class ShellScriptTests: XCTestCase {
         XCTAssertEqual(goOn.code, 65)
         XCTAssertEqual(goOn.out.split(separator: "\r\n").count, 5, goOn.out)
         XCTAssertEqual(goOn.err, """
-            Error: 'Dog' has no property 'agee'
+            Error: line 3: 'Dog' has no property 'agee'
               Dog where agee > 7
                         ^^^^
             Did you mean 'age'?
@@ -199,9 +199,9 @@ final class ShellScriptTests: XCTestCase {
         XCTAssertEqual(run.code, 64)
         XCTAssertTrue(run.out.hasPrefix("line\noff\n"), run.out)
         XCTAssertTrue(run.out.contains("headers    off"), run.out)
-        XCTAssertEqual(run.stderr, "Error: '.h' is ambiguous: .headers, .help\n")
+        XCTAssertEqual(run.stderr, "Error: line 3: '.h' is ambiguous: .headers, .help\n")
         let unknown = shell(".shcema")
-        XCTAssertEqual(unknown.stderr, "Error: unknown command '.shcema'; did you mean '.schema'? (type .help)\n")
+        XCTAssertEqual(unknown.stderr, "Error: line 1: unknown command '.shcema'; did you mean '.schema'? (type .help)\n")
     }
 
     func testHelpListsCommandsAndFilters() {
@@ -210,7 +210,8 @@ final class ShellScriptTests: XCTestCase {
         XCTAssertTrue(all.out.contains("  query "), all.out)
         XCTAssertTrue(all.out.contains("CLASS where PREDICATE"), all.out)
         let some = shell(".help pager")
-        XCTAssertEqual(some.out.split(separator: "\n").count, 2, some.out)
+        XCTAssertEqual(some.out.split(separator: "\n").count, 3, some.out)    // .pager, and .timer's note
+        XCTAssertTrue(some.out.contains("  .pager on|off"), some.out)
         let command = shell("help delete")
         XCTAssertTrue(command.out.contains("USAGE: delete CLASS [--where predicate]"), command.out)
     }
@@ -255,13 +256,13 @@ final class ShellScriptTests: XCTestCase {
         let run = shell("Prson\nPerson were age > 3\nPerson.dgs\nqurey Person x\nquery Person\n.mode tabel")
         XCTAssertEqual(run.code, 64)
         XCTAssertEqual(run.stderr, """
-            Error: 'Prson' is neither a command nor a class; did you mean 'Person'? (type .help)
-            Error: expected 'where' after Person: Person where PREDICATE
-            Error: 'dgs' is not a link of Person; did you mean 'dogs'? (links: dogs, bestFriend)
-            Error: 'qurey' is neither a command nor a class; did you mean 'query'? (type .help)
-            Error: missing argument PREDICATE
+            Error: line 1: 'Prson' is neither a command nor a class; did you mean 'Person'? (type .help)
+            Error: line 2: expected 'where' after Person: Person where PREDICATE
+            Error: line 3: 'dgs' is not a link of Person; did you mean 'dogs'? (links: dogs, bestFriend)
+            Error: line 4: 'qurey' is neither a command nor a class; did you mean 'query'? (type .help)
+            Error: line 5: missing argument PREDICATE
             Usage: query CLASS PREDICATE [--arg value]... [--args-json json] [--format format] [--limit n] [--key-file path] [--key hex]
-            Error: unknown mode 'tabel' (modes: box, table, markdown, csv, json, jsonl, line); did you mean 'table'?
+            Error: line 6: unknown mode 'tabel' (modes: box, table, markdown, csv, json, jsonl, line); did you mean 'table'?
 
             """)
     }

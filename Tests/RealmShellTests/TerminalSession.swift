@@ -55,6 +55,9 @@ final class TerminalSession {
         Platform.write(text, to: controller)
     }
 
+    /// Bytes the terminal showed so far (read by `waitFor` and `pump`).
+    var byteCount: Int { bytes.count }
+
     /// Everything the terminal showed, with escape sequences and carriage returns removed.
     var screen: String { Self.plain(bytes) }
 

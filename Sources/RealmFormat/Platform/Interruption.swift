@@ -30,4 +30,11 @@ extension Platform {
     public static var readsCancelled: Bool {
         interruptsCancelReads.load(ordering: .relaxed) && interruptReceived.load(ordering: .relaxed)
     }
+
+    /// Throws `FormatError.interrupted` when `readsCancelled`: for loops that produce output
+    /// from values already read (the shell's result formats), which read no node to stop them.
+    @inline(__always)
+    public static func checkCancellation() throws(FormatError) {
+        if readsCancelled { throw .interrupted }
+    }
 }

@@ -17,14 +17,23 @@ extension RealmWriter {
     }
 
     /// One object of a stream, as `write(className:objects:policy:)` writes each; `index`
-    /// names it in errors.
-    public func write(className: String, object: JSONValue, policy: Policy, index: Int) throws {
+    /// names it in errors. With `keepingKey`, a new object of a class without primary key gets
+    /// the ObjKey of its `_key` member (as `export` writes it), so that an export imported into
+    /// an empty file keeps its identities (`{"$key": N}` links, the dump's `_key`s). Returns
+    /// the object's ObjKey.
+    @discardableResult
+    public func write(className: String, object: JSONValue, policy: Policy, index: Int, keepingKey: Bool = false) throws -> Int64 {
         guard let c = file.objectClass(named: className) else {
             throw InputError(className: className, "no such class (classes: \(file.classes.map(\.name).joined(separator: ", ")))")
         }
         if c.isEmbedded { throw InputError(className: className, "embedded objects are created inside their parent, not on their own") }
         if policy == .upsert && c.primaryKey == nil { throw InputError(className: className, "upsert needs a primary key; this class has none") }
-        _ = try writeObject(c, object, policy: policy, index: index, depth: 0)
+        var key: Int64?
+        if keepingKey, c.primaryKey == nil, case let .number(text)? = object["_key"] {
+            guard let k = Int64(text), k >= 0 else { throw InputError(objectIndex: index, className: c.name, property: "_key", "is not an object key: \(text)") }
+            key = k
+        }
+        return try writeObject(c, object, policy: policy, index: index, depth: 0, key: key)
     }
 
     /// Sets properties of existing objects (`update --set`, `--json`).
@@ -55,8 +64,9 @@ extension RealmWriter {
         return InputError(objectIndex: index, className: c.name, property: name, reason)
     }
 
-    /// Creates or updates one object; returns its ObjKey.
-    func writeObject(_ c: ObjectClass, _ json: JSONValue, policy: Policy, index: Int, depth: Int) throws -> Int64 {
+    /// Creates or updates one object; returns its ObjKey. `key`: the ObjKey a new object of a
+    /// class without primary key gets (else the table's next).
+    func writeObject(_ c: ObjectClass, _ json: JSONValue, policy: Policy, index: Int, depth: Int, key keptKey: Int64? = nil) throws -> Int64 {
         guard depth < 100 else { throw InputError(objectIndex: index, className: c.name, "objects nest more than 100 levels deep") }
         guard case let .object(members) = json else {
             throw InputError(objectIndex: index, className: c.name, "expects a JSON object, got \(json.kind)")
@@ -111,7 +121,10 @@ extension RealmWriter {
                 row[column] = try coerce(p, of: c, member.value, index: index)
             }
         }
-        let key = editor.nextObjectKey()
+        let key = keptKey ?? editor.nextObjectKey()
+        if let keptKey, editor.contains(keptKey) {
+            throw InputError(objectIndex: index, className: c.name, property: "_key", "an object with key \(keptKey) exists already")
+        }
         do {
             try editor.insert(key: key, values: row)
         } catch {

@@ -13,6 +13,10 @@ public struct CommandSpec: Sendable {
         public let repeatable: Bool
         /// Accepted values, when the set is closed (checked by the parser).
         public let choices: [String]?
+
+        /// The value is a file name (Tab, completion scripts): options whose value is named
+        /// `path`, `out` (an output) or `other` (a file to compare with).
+        public var takesPath: Bool { ["path", "out", "other"].contains(valueName ?? "") }
     }
 
     public struct Argument: Sendable {

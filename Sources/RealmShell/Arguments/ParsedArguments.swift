@@ -121,9 +121,9 @@ public enum ArgumentParser {
         if let file, let index = spec.fileIndex {
             result.positionals.insert(file, at: min(index, result.positionals.count))
         }
-        let required = spec.arguments.filter { !$0.isOptional }.count
-        if result.positionals.count < required {
-            throw fail("missing argument \(spec.arguments[result.positionals.count].name)")
+        let required = spec.arguments.filter { !$0.isOptional }
+        if result.positionals.count < required.count {
+            throw fail("missing argument \(required[result.positionals.count].name)")
         }
         if result.positionals.count > spec.arguments.count && spec.arguments.last?.isVariadic != true {
             throw fail("unexpected argument '\(result.positionals[spec.arguments.count])'")

@@ -99,6 +99,7 @@ struct UpdateCommand: ChangesSelectedObjects {
         }
         do {
             let writer = try RealmWriter(path: path)
+            try Self.checkProperties(values, of: className, in: writer.file)
             let keys = try selection.keys(in: writer, className: className)
             try writer.update(className: className, keys: keys, values: values)
             try writer.commit()
@@ -109,6 +110,21 @@ struct UpdateCommand: ChangesSelectedObjects {
             throw WriteSupport.failure(error, path: path)
         }
         return .success
+    }
+}
+
+extension UpdateCommand {
+    /// Every property named is one of the class's, and not its primary key — checked against
+    /// the schema before any object is selected, so a typo fails even when nothing matches.
+    static func checkProperties(_ values: JSONValue, of className: String, in file: RealmFile) throws {
+        guard let c = file.objectClass(named: className) else { throw unknownClass(className, in: file) }
+        guard case let .object(members) = values else { return }
+        for (name, _) in members {
+            guard let p = c.property(named: name) else {
+                throw InputError(className: c.name, property: name, "no such property" + NameSuggestion.didYouMean(name, among: c.properties.map(\.name)))
+            }
+            if p.isPrimaryKey { throw InputError(className: c.name, property: name, "a primary key cannot be changed after creation") }
+        }
     }
 }
 

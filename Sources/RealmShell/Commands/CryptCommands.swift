@@ -25,6 +25,10 @@ struct EncryptCommand: Command {
             let image = try ByteImage.mapping(path: path)
             _ = try Snapshot(image: image)          // must be a readable, plain Realm file
             bytes = try EncryptedFile.encrypt(EncryptedFile.layoutForEncryption(image.copy(0, image.count)), key: k)
+        } catch .encrypted {
+            // The key given is the copy's; the input needs none, and has one already.
+            throw ShellError("\(path) is already encrypted: encrypt takes a plain file (rekey gives an encrypted one a new key; decrypt writes it plain)",
+                             code: .dataError)
         } catch {
             throw ShellError.reading(path, error)
         }

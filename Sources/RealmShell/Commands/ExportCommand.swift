@@ -58,12 +58,28 @@ struct ExportCommand: Command {
         let mode: UInt32 = inputKey != nil ? 0o600 : 0o644
         let outputFile = try context.output.map { o throws(ShellError) in try o.create(mode: mode) }
         let sink: ByteSink = outputFile?.sink ?? io.stdout
+        var output = ExportOutput(sink: sink, file: outputFile, io: io)
+        // Progress on a terminal, by objects (embedded ones are written inside their parents),
+        // unless the data itself goes to that terminal.
+        let bar = outputFile != nil || !io.stdoutIsTerminal ? ProgressBar(io: io, label: "exporting") : nil
+        if let bar {
+            var total = 0
+            for c in classes where !c.isEmbedded { total += (try? file.objectCount(of: c)) ?? 0 }
+            var done = 0
+            output.objectWritten = {
+                try Platform.checkCancellation()
+                done += 1
+                bar.update(Double(done) / Double(max(1, total)))
+            }
+        }
         do {
-            try format.export(file, classes: classes, selected: !classNames.isEmpty, to: ExportOutput(sink: sink, file: outputFile, io: io))
+            try format.export(file, classes: classes, selected: !classNames.isEmpty, to: output)
         } catch {
+            bar?.finish()
             outputFile?.discard()
             throw ShellError.from(error, path: path)
         }
+        bar?.finish()
         try outputFile?.commit()
         if let s = sink as? FileSink, s.failed, outputFile == nil {
             return .ioError

@@ -87,30 +87,3 @@ struct UpsertCommand: Command {
         try InsertCommand.write(path: insert.path, className: insert.className, inline: insert.inline, sources: insert.sources, policy: .upsert, io: context.io)
     }
 }
-
-/// `realmsh import FILE CLASS DATA.json [--upsert]`.
-struct ImportCommand: Command {
-    static let spec = CommandSpec(
-        name: "import",
-        abstract: "Import a JSON file of objects (nested objects become linked or embedded objects).",
-        discussion: "DATA.json holds an object or an array of objects, as for insert; - reads standard input. With --upsert, objects whose primary key exists are updated (as Realm's create(_:value:update:)).",
-        arguments: [.realmFile, InsertCommand.classArgument, data], file: .realmFile, effect: .changesFile,
-        options: [upsert],
-        examples: ["realmsh import bundle.realm Venue venues.json --upsert"])
-
-    static let data = Positional("DATA", help: "The JSON file (- for standard input).")
-    static let upsert = Flag("upsert", help: "Update objects whose primary key exists instead of failing.")
-
-    let path: String, className: String, data: String, upsert: Bool
-
-    init(_ arguments: ParsedArguments) throws(ShellError) {
-        path = arguments[Positional.realmFile]
-        className = arguments[InsertCommand.classArgument]
-        data = arguments[Self.data]
-        upsert = arguments[Self.upsert]
-    }
-
-    func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
-        try InsertCommand.write(path: path, className: className, inline: [], sources: [data], policy: upsert ? .upsert : .insert, io: context.io)
-    }
-}

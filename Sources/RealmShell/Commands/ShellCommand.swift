@@ -97,7 +97,7 @@ struct ShellCommand: Command {
         let session = ShellSession(io: io, bail: bail, interactive: interactive)
         defer { session.close() }
         if let path {
-            _ = try session.open(path, keyFile: keyFile, keyHex: keyHex, io: io)
+            _ = try session.openAsking(path, keyFile: keyFile, keyHex: keyHex, io: io)
             session.writeEnabled = write
         } else if write {
             throw ShellError("--write needs a FILE", code: .usage, usageOf: "shell")

@@ -29,6 +29,8 @@ struct VerifyCommand: Command {
         let encryptionKey = try key.resolve(io)
         do { snapshot = try Snapshot(path: path, key: encryptionKey) } catch { throw ShellError.reading(path, error) }
         let report = Verifier.verify(snapshot)
+        // Ctrl-C in the shell makes every later read fail: those failures are not the file's.
+        if Platform.readsCancelled { throw ShellError(FormatError.interrupted.message, code: .interrupted) }
         if !quiet {
             for p in report.problems { io.print("\(hex(p.offset)): \(p.message)") }
             let summary = "\(report.nodeCount) nodes, \(report.freeEntryCount) free ranges, logical size \(report.logicalSize), file format \(snapshot.fileFormat)"

@@ -154,7 +154,7 @@ struct Completer {
         if let option = expecting {
             if let choices = option.choices { return Completion(candidates: matching(word, choices)) }
             if option.long == "class" { return Completion(candidates: matching(word, classes.map(\.name))) }
-            if ["output", "file", "key-file", "new-key-file", "schema"].contains(option.long) { return files(word) }
+            if option.takesPath { return files(word) }
             if option.long == "where", let className, let c = objectClass(className) {
                 return predicateCompletion(c, context: "", word: word)
             }
@@ -163,6 +163,11 @@ struct Completer {
         if word.hasPrefix("-") {
             let options = spec.options.map { "--" + $0.long } + ["--help"]
             return Completion(candidates: matching(word, options))
+        }
+        if spec.name == "import", positionals.isEmpty {
+            // `import [CLASS] DATA`: a class, or the data file of a dump or JSON Lines.
+            let names = matching(word, classes.map(\.name))
+            return names.isEmpty ? files(word) : Completion(candidates: names)
         }
         if takesClass && positionals.isEmpty { return Completion(candidates: matching(word, classes.map(\.name))) }
         if spec.name == "query", positionals.count == 1, let c = className.flatMap(objectClass) {

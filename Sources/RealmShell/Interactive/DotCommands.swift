@@ -14,13 +14,15 @@ struct DotCommand {
 
     static let all: [DotCommand] = [
         .init(name: "browse", arguments: "[CLASS]", help: "The Realm Browser on the open file, full screen (writable after .write on).", completes: .classes),
-        .init(name: "classes", arguments: "", help: "List the classes with their object counts.", completes: .nothing),
-        .init(name: "exit", arguments: "", help: "Leave the shell (as .quit).", completes: .nothing),
+        .init(name: "classes", arguments: "", help: "List the classes with their object counts (also .tables).", completes: .nothing),
+        .init(name: "dump", arguments: "[CLASS]…", help: "Print the canonical JSON dump (export --format json), of the given classes only.", completes: .classes),
+        .init(name: "exit", arguments: "[N]", help: "Leave the shell with exit status N (default: as .quit).", completes: .nothing),
         .init(name: "follow", arguments: "CLASS.LINK[.LINK…] [where PREDICATE]", help: "Show the objects the links of the matching objects point to (as typing CLASS.LINK where …).", completes: .keyPath),
         .init(name: "headers", arguments: "on|off", help: "Column headers in box, table, markdown and csv output.", completes: .onOff),
         .init(name: "help", arguments: "[PATTERN]", help: "Show this help, or only the lines matching PATTERN.", completes: .topics),
+        .init(name: "indexes", arguments: "[CLASS]…", help: "List the primary keys and indexed properties.", completes: .classes),
         .init(name: "info", arguments: "", help: "Show the file's format, version, history, classes and free space.", completes: .nothing),
-        .init(name: "maxrows", arguments: "N", help: "Objects shown by box, table, markdown and line output (0: all; 40 on a terminal).", completes: .nothing),
+        .init(name: "maxrows", arguments: "N|auto", help: "Objects shown in every mode (0: all; auto: as many as fit the screen, the default on a terminal).", completes: .nothing),
         .init(name: "maxwidth", arguments: "N", help: "Width of tables in characters (0: the terminal's width).", completes: .nothing),
         .init(name: "mode", arguments: "MODE", help: "How results are shown: \(ResultFormats.names(for: .shell).joined(separator: ", ")).", completes: .modes),
         .init(name: "nullvalue", arguments: "TEXT", help: "Text shown for null in box, table, markdown and line output.", completes: .nothing),
@@ -32,7 +34,9 @@ struct DotCommand {
         .init(name: "read", arguments: "FILE", help: "Run the commands in FILE.", completes: .files),
         .init(name: "schema", arguments: "[CLASS]…", help: "Show the schema, or the schema of the given classes.", completes: .classes),
         .init(name: "show", arguments: "", help: "Show the current settings.", completes: .nothing),
-        .init(name: "timer", arguments: "on|off", help: "Show how long each command took.", completes: .onOff),
+        .init(name: "tables", arguments: "", help: "The same as .classes (sqlite3's name).", completes: .nothing),
+        .init(name: "timer", arguments: "on|off", help: "Show how long each command took (time in the pager excluded).", completes: .onOff),
+        .init(name: "types", arguments: "on|off", help: "Show property types in table headers (age int?).", completes: .onOff),
         .init(name: "write", arguments: "on|off", help: "Allow commands that change the file: insert, upsert, import, update, delete, compact, migrate.", completes: .onOff),
     ]
 
@@ -80,15 +84,24 @@ extension ShellSession {
         }
 
         switch command.name {
-        case "quit", "exit":
+        case "quit":
             quit()
+        case "exit":
+            guard let value = args.first else {
+                quit()
+                return .success
+            }
+            guard args.count == 1, let n = Int32(value), (0...255).contains(n) else {
+                throw ShellError(".exit takes a status from 0 to 255, not '\(args.joined(separator: " "))'", code: .usage)
+            }
+            quit(status: ExitCode(rawValue: n))
         case "browse":
             guard args.count <= 1 else { throw ShellError("usage: .browse [CLASS]", code: .usage) }
             defer { invalidate() }      // the browser may have committed
             return try runSubcommand(BrowseCommand.self, args.flatMap { ["--class", $0] } + (writeEnabled ? ["--write"] : []), io: io, reader: reader)
         case "help":
             io.print(Self.helpText(pattern: args.first, style: .init(color: io.useColor)))
-        case "classes":
+        case "classes", "tables":
             let file = try currentFile()
             var lines = [String]()
             let width = file.classes.map(\.name.count).max() ?? 0
@@ -105,6 +118,21 @@ extension ShellSession {
             emit(SchemaText.render(try selectClasses(file, args), io: io).trimmingWhitespace(), io: io)
         case "info":
             return try runSubcommand(InfoCommand.self, args, io: io, reader: reader)
+        case "dump":
+            return try runSubcommand(ExportCommand.self, args.flatMap { ["--class", $0] }, io: io, reader: reader)
+        case "indexes":
+            let file = try currentFile()
+            var rows = [(String, String)]()
+            for c in try selectClasses(file, args) {
+                for p in c.properties {
+                    var kinds = [String]()
+                    if p.isPrimaryKey { kinds.append("primary key") } else if p.isIndexed { kinds.append("indexed") }
+                    if p.column.attributes.contains(.fullText) { kinds.append("full-text") }
+                    if !kinds.isEmpty { rows.append(("\(c.name).\(p.name)", kinds.joined(separator: ", "))) }
+                }
+            }
+            let width = rows.map { $0.0.count }.max() ?? 0
+            emit(rows.isEmpty ? "(no indexes)" : rows.map { $0.0.padding(to: width + 2) + $0.1 }.joined(separator: "\n"), io: io)
         case "mode":
             guard let value = args.first else {
                 io.print(settings.mode.name)
@@ -120,6 +148,8 @@ extension ShellSession {
             if let on = try onOff(settings.headers) { settings.headers = on }
         case "timer":
             if let on = try onOff(settings.timer) { settings.timer = on }
+        case "types":
+            if let on = try onOff(settings.types) { settings.types = on }
         case "pager":
             if let on = try onOff(settings.pager) { settings.pager = on }
         case "write":
@@ -132,7 +162,13 @@ extension ShellSession {
             guard args.count <= 1 else { throw ShellError("usage: .nullvalue TEXT (quote text with spaces)", code: .usage) }
             if let value = args.first { settings.nullValue = value } else { io.print(settings.nullValue) }
         case "maxrows":
-            if let n = try number(settings.maxRows) { settings.maxRows = n }
+            if args.first?.lowercased() == "auto" {
+                settings.maxRows = nil
+            } else if args.isEmpty {
+                io.print(settings.maxRows.map(String.init) ?? "auto")
+            } else if let n = try number(0) {
+                settings.maxRows = n
+            }
         case "maxwidth":
             if let n = try number(settings.maxWidth) { settings.maxWidth = n }
         case "output":
@@ -148,7 +184,7 @@ extension ShellSession {
             do { parsed = try ArgumentParser.parse(args, spec: spec) } catch {
                 throw ShellError(error.message, code: .usage)
             }
-            let file = try open(parsed[Positional.realmFile], keyFile: parsed[KeyOptions.keyFile], keyHex: parsed[KeyOptions.key], typed: true, io: io)
+            let file = try openAsking(parsed[Positional.realmFile], keyFile: parsed[KeyOptions.keyFile], keyHex: parsed[KeyOptions.key], typed: true, io: io)
             writeEnabled = false
             io.printError("Opened \(file.path): \(file.classes.count) \(file.classes.count == 1 ? "class" : "classes"), format \(file.snapshot.fileFormat), read-only.")
         case "follow":
@@ -160,9 +196,10 @@ extension ShellSession {
             let rows: [(String, String)] = [
                 ("file", path ?? "(none)"), ("write", writeEnabled ? "on" : "off"), ("mode", settings.mode.name),
                 ("headers", settings.headers ? "on" : "off"), ("nullvalue", settings.nullValue),
-                ("maxrows", settings.maxRows == 0 ? "0 (all)" : String(settings.maxRows)),
+                ("maxrows", settings.maxRows.map { $0 == 0 ? "0 (all)" : String($0) } ?? "auto (as many as fit the screen)"),
                 ("maxwidth", settings.maxWidth == 0 ? "0 (terminal width)" : String(settings.maxWidth)),
-                ("timer", settings.timer ? "on" : "off"), ("pager", settings.pager ? "on" : "off"), ("output", outputDescription),
+                ("timer", settings.timer ? "on" : "off"), ("types", settings.types ? "on" : "off"),
+                ("pager", settings.pager ? "on" : "off"), ("output", outputDescription),
             ]
             for (k, v) in rows { io.print(k.padding(to: 11) + v) }
         default:

@@ -18,6 +18,13 @@ protocol LineReader: AnyObject {
     func readLine(prompt: String) -> LineInput
     /// Adds a finished command to the history (interactive readers only).
     func remember(_ entry: String)
+    /// Where the next line comes from, for a script's error messages (`line 3`,
+    /// `checks.txt line 3`); nil for a person at a terminal.
+    var nextLocation: String? { get }
+}
+
+extension LineReader {
+    var nextLocation: String? { nil }
 }
 
 /// Lines from a file descriptor (standard input) or from text (`-c`, `.read`): no prompt, no
@@ -28,20 +35,27 @@ final class ScriptLineReader: LineReader {
     private var position = 0
     private let fd: Int32?
     private var finished: Bool
+    /// The file a `.read` reads (nil: standard input or `-c`).
+    private let name: String?
+    private var linesRead = 0
 
-    init(text: String) {
+    init(text: String, name: String? = nil) {
         buffer = Array(text.utf8)
         fd = nil
         finished = true
+        self.name = name
     }
 
     init(fd: Int32) {
         buffer = []
         self.fd = fd
         finished = false
+        name = nil
     }
 
     var isInteractive: Bool { false }
+
+    var nextLocation: String? { (name.map { $0 + " " } ?? "") + "line \(linesRead + 1)" }
 
     /// Whether there is no input at all (reads the first chunk to know).
     var isEmpty: Bool {
@@ -77,6 +91,7 @@ final class ScriptLineReader: LineReader {
             if fd == nil { break }
         }
         if line.last == 13 { line.removeLast() }
+        linesRead += 1
         return .line(String(decoding: line, as: UTF8.self))
     }
 

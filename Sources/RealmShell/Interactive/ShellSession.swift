@@ -11,9 +11,14 @@ final class ShellSession {
         /// `.mode`: a result format offered to the shell (`ResultFormats`).
         var mode: any ResultFormat = BoxFormat()
         var headers = true
-        var nullValue = "null"
-        /// Objects shown by the human modes (0: all).
-        var maxRows = 0
+        /// How null shows in the modes for people: `NULL`, dimmed on a terminal (as DuckDB),
+        /// so that it differs from the string "null".
+        var nullValue = "NULL"
+        /// Objects shown in every mode (0: all; nil: as many as fit the screen on a terminal,
+        /// all otherwise).
+        var maxRows: Int? = 0
+        /// Property types in table headers (`.types on`).
+        var types = false
         /// Table width (0: the terminal's width; no limit when output is not a terminal).
         var maxWidth = 0
         var timer = false
@@ -37,7 +42,11 @@ final class ShellSession {
     private var redirect: (path: String, sink: FileSink, once: Bool)?
     private var readDepth = 0
     private(set) var quitRequested = false
+    /// The status `.exit N` asked for (nil: `.quit`, or the input ended).
+    private(set) var exitStatus: ExitCode?
     private var keyWarningShown = false
+    /// Time the current command's output spent in the pager.
+    private var pagerSeconds = 0.0
     /// Where a confirmation is read while a subcommand runs.
     private var confirmationReader: LineReader?
 
@@ -45,16 +54,18 @@ final class ShellSession {
         self.io = io
         self.bail = bail
         self.interactive = interactive
-        settings.maxRows = interactive ? 40 : 0
+        settings.maxRows = interactive ? nil : 0
     }
 
     // MARK: the loop
 
     /// Runs commands until the input ends or `.quit`. Interactive sessions return success;
     /// scripts return the status of the last failed command (with `bail`, the first).
+    /// `.exit N` (or `.quit`) ends every reader, `.read` files included, with `exitStatus`.
     func run(_ reader: LineReader) -> ExitCode {
         var failure: ExitCode?
         while !quitRequested {
+            let location = reader.nextLocation
             let input = readCommand(reader)
             guard case let .line(text) = input else {
                 if input == .end { break }
@@ -63,12 +74,13 @@ final class ShellSession {
             let trimmed = text.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             if reader.isInteractive && !HistoryFile.holdsKey(trimmed) { reader.remember(trimmed) }
-            let code = execute(trimmed, reader: reader)
+            let code = execute(trimmed, reader: reader, location: location)
             if code != .success {
                 failure = code
                 if bail && !reader.isInteractive { return code }
             }
         }
+        if let exitStatus { return exitStatus }
         return reader.isInteractive ? .success : (failure ?? .success)
     }
 
@@ -117,6 +129,8 @@ final class ShellSession {
             let classes = file.classes.count
             text += " — \(path): \(classes) \(classes == 1 ? "class" : "classes"), format \(file.snapshot.fileFormat)"
             text += writeEnabled ? ", writable" : ", read-only"
+        } else if path == nil {
+            text += " — no file open: .open FILE opens one"
         }
         return text + "\nType .help for help, 'Class where predicate' to query, .quit or Ctrl-D to leave."
     }
@@ -124,18 +138,25 @@ final class ShellSession {
     // MARK: running one command
 
     /// Runs one command and reports its error, if any, on stderr; the shell goes on.
+    /// `location`: where a script's command starts (`line 3`), named in its error.
     @discardableResult
-    func execute(_ text: String, reader: LineReader) -> ExitCode {
+    func execute(_ text: String, reader: LineReader, location: String? = nil) -> ExitCode {
         if text.hasPrefix("#") || text.hasPrefix("--") { return .success }
         let commandIO = makeIO()
         let started = Platform.monotonicSeconds()
+        pagerSeconds = 0
         _ = Platform.takeInterrupt()
         var code = ExitCode.success
-        do {
+        do throws(ShellError) {
             code = try dispatch(text, io: commandIO, reader: reader)
+            // Ctrl-C stopped the output of a command that had read everything it needed.
+            if (commandIO.stdout as? InterruptibleSink)?.interrupted == true {
+                throw ShellError(FormatError.interrupted.message, code: .interrupted)
+            }
         } catch {
             code = error.code
-            report(error, io: commandIO)
+            if code == .interrupted { (commandIO.stdout as? InterruptibleSink)?.endCutLine() }
+            report(error, io: commandIO, location: location)
         }
         // A Ctrl-C that came too late to stop anything (or during a write, which is never
         // interrupted) is dropped here rather than cancelling the next line.
@@ -146,7 +167,7 @@ final class ShellSession {
             redirect = nil
         }
         if settings.timer {
-            let elapsed = Platform.monotonicSeconds() - started
+            let elapsed = Platform.monotonicSeconds() - started - pagerSeconds
             commandIO.printError(commandIO.dim("Run time: \(Self.seconds(elapsed))"))
         }
         return code
@@ -157,11 +178,11 @@ final class ShellSession {
         return "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000) s"
     }
 
-    func report(_ error: ShellError, io: ShellIO) {
+    func report(_ error: ShellError, io: ShellIO, location: String? = nil) {
         var message = error.message
         if message.hasSuffix(": interrupted") || message == "interrupted" { message = "interrupted (Ctrl-C)" }
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-        let first = "Error: " + (lines.first.map(String.init) ?? "")
+        let first = "Error: " + (location.map { $0 + ": " } ?? "") + (lines.first.map(String.init) ?? "")
         io.printError(useColor ? "\u{1B}[31m\(first)\u{1B}[0m" : first)
         for line in lines.dropFirst() { io.printError(String(line)) }
         if let name = error.usageOf, let command = Commands.named(name) {
@@ -190,8 +211,11 @@ final class ShellSession {
         } else {
             width = io.terminalWidth
         }
-        let out = ShellIO(stdout: redirect?.sink ?? io.stdout, stderr: io.stderr, stdoutIsTerminal: toTerminal,
-                          useColor: toTerminal && useColor, terminalWidth: width)
+        let sink: ByteSink = redirect?.sink ?? io.stdout
+        let rows = toTerminal ? ShellIO.standardRows() ?? io.terminalRows : nil
+        let out = ShellIO(stdout: interactive ? InterruptibleSink(sink) : sink, stderr: io.stderr, stdoutIsTerminal: toTerminal,
+                          useColor: toTerminal && useColor, terminalWidth: width, stderrIsTerminal: io.stderrIsTerminal,
+                          terminalRows: rows)
         out.quietKeyWarning = keyWarningShown
         return out
     }
@@ -215,6 +239,7 @@ final class ShellSession {
         if let query = try ShortQuery.parse(text, classes: currentClassNames()) {
             return try runQuery(query, io: io)
         }
+        if let hint = SQLHint.hint(for: text, classes: currentClassNames()) { throw ShellError(hint, code: .usage) }
         throw unknownCommand(head)
     }
 
@@ -232,7 +257,10 @@ final class ShellSession {
         guard let path else { throw ShellError("no file is open; open one with .open FILE", code: .usage) }
         let stamp = Platform.modificationStamp(path)
         if let cache, stamp != nil, cache.stamp == stamp { return cache.file }
-        let open = try OpenRealm(path: path, key: resolveKey())
+        let open: OpenRealm
+        do { open = try OpenRealm(path: path, key: resolveKey()) } catch {
+            throw KeyOptions(keyFile: keyFile, keyHex: keyHex).explain(error)
+        }
         cache = (stamp, open.file, ValueText(file: open.file))
         return open.file
     }
@@ -273,6 +301,32 @@ final class ShellSession {
         } catch {
             (path, self.keyFile, self.keyHex, cache) = previous
             throw error
+        }
+    }
+
+    /// `open`, and for a person at a terminal opening an encrypted file without any key, the
+    /// key asked for (`KeyPrompt`: no echo) — a key file's path or the key in hex — until one
+    /// opens it (three tries).
+    func openAsking(_ newPath: String, keyFile: String?, keyHex: String?, typed: Bool = false, io: ShellIO) throws(ShellError) -> RealmFile {
+        do {
+            return try open(newPath, keyFile: keyFile, keyHex: keyHex, typed: typed, io: io)
+        } catch where interactive && error.keyProblem?.error == .encrypted && KeyOptions(keyFile: keyFile, keyHex: keyHex).given == nil {
+            let name = newPath.split(separator: "/").last.map(String.init) ?? newPath
+            var failure = error
+            for _ in 0..<3 {
+                guard let typedKey = KeyPrompt.read("Key for \(name) (128 hex characters, or a key file): ")?.trimmingWhitespace(),
+                      !typedKey.isEmpty else { throw error }
+                let isFile = Platform.fileExists(typedKey) && !typedKey.allSatisfy(\.isHexDigit)
+                do {
+                    return try open(newPath, keyFile: isFile ? typedKey : nil, keyHex: isFile ? nil : typedKey, typed: true, io: io)
+                } catch where error.keyProblem != nil || error.code == .usage {
+                    // A wrong or malformed key: say so (never echoing it) and ask again.
+                    let message = error.message.firstRange(of: "invalid key").map { String(error.message[$0.lowerBound...]) } ?? error.message
+                    io.printError(useColor ? "\u{1B}[31mError: \(message)\u{1B}[0m" : "Error: \(message)")
+                    failure = error
+                }
+            }
+            throw failure
         }
     }
 
@@ -318,11 +372,17 @@ final class ShellSession {
 
     // MARK: output
 
-    /// Prints text for people, through the pager when it is taller than the terminal.
+    /// Prints text for people, through the pager when it is taller than the terminal (the
+    /// time spent there is not the command's, for `.timer`).
     func emit(_ text: String, io: ShellIO) {
-        if interactive, settings.pager, io.stdoutIsTerminal, let rows = Platform.terminalRows(1) {
-            let lines = text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            if lines > rows - 1, Pager.show(text + "\n") { return }
+        if pages(io), let rows = io.terminalRows {
+            let lines = text.utf8.reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+            if lines > rows - 1 {
+                let started = Platform.monotonicSeconds()
+                let shown = Pager.show(text + "\n", io: io)
+                pagerSeconds += Platform.monotonicSeconds() - started
+                if shown { return }
+            }
         }
         io.print(text)
     }
@@ -337,13 +397,14 @@ final class ShellSession {
         }
         readDepth += 1
         defer { readDepth -= 1 }
-        let code = run(ScriptLineReader(text: String(decoding: bytes, as: UTF8.self)))
-        quitRequested = false
-        return code
+        return run(ScriptLineReader(text: String(decoding: bytes, as: UTF8.self), name: file))
     }
 
-    /// Ends the session.
-    func quit() { quitRequested = true }
+    /// Ends the session (from a `.read` file too), with `status` when given (`.exit N`).
+    func quit(status: ExitCode? = nil) {
+        quitRequested = true
+        if let status { exitStatus = status }
+    }
 
     // MARK: output redirection
 
@@ -415,8 +476,12 @@ extension ShellSession: CommandHost {
 
     func defaultFormat(_ io: ShellIO) -> any ResultFormat { settings.mode }
 
-    func options(for file: RealmFile, limit: Int?, io: ShellIO) -> ResultOptions {
-        ResultOptions(headers: settings.headers, values: valueText(file), maxRows: settings.maxRows, width: tableWidth(io),
-                      style: TextStyle(color: io.useColor))
+    func options(for results: QueryResults, format: any ResultFormat, limit: Int?, io: ShellIO) -> ResultOptions {
+        let maxRows = limit ?? settings.maxRows
+            ?? ResultOptions.automaticRows(format, results.objectClass, headers: settings.headers, screenRows: io.terminalRows, otherwise: 0)
+        return ResultOptions(headers: settings.headers, values: valueText(results.file), maxRows: maxRows, width: tableWidth(io),
+                             style: TextStyle(color: io.useColor), types: settings.types, prettyJSON: io.stdoutIsTerminal)
     }
+
+    func pages(_ io: ShellIO) -> Bool { interactive && settings.pager && io.stdoutIsTerminal }
 }

@@ -14,7 +14,7 @@ final class ValueText {
     /// Bounds nesting (embedded objects in embedded objects, Mixed in Mixed).
     private static let maxDepth = 8
 
-    init(file: RealmFile, nullText: String = "null") {
+    init(file: RealmFile, nullText: String = "NULL") {
         self.file = file
         self.nullText = nullText
     }

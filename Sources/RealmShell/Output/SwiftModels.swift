@@ -3,6 +3,7 @@ import RealmObjects
 /// Realm Swift model classes an app could paste (`class Dog: Object { @Persisted … }`).
 enum SwiftModels {
     static func render(_ classes: [ObjectClass]) -> String {
+        let byName = Dictionary(classes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var lines = ["import Foundation", "import RealmSwift", ""]
         for c in classes {
             let base = c.isEmbedded ? "EmbeddedObject" : (c.isAsymmetric ? "AsymmetricObject" : "Object")
@@ -16,11 +17,13 @@ enum SwiftModels {
                 let wrapper = arguments.isEmpty ? "@Persisted" : "@Persisted(\(arguments.joined(separator: ", ")))"
                 lines.append("    \(wrapper) var \(identifier(p.name)): \(swiftType(p))")
             }
-            for b in c.backlinks {
-                guard let origin = b.originClass, let property = b.originProperty else { continue }
-                // LinkingObjects are not stored in the file, so their names are ours to choose.
-                var name = lowerFirst(origin) + "s"
-                if used.contains(name) { name = lowerFirst(origin) + upperFirst(property) }
+            let origins = linkingOrigins(of: c, classes: byName)
+            for (origin, property) in origins {
+                // LinkingObjects are not stored in the file, so their names are ours to choose:
+                // the origin class in the plural (`dogs`), and by which property when that
+                // class links here by several or the plural is taken (`dogsViaOwner`).
+                var name = plural(lowerCamel(origin))
+                if origins.filter({ $0.origin == origin }).count > 1 || used.contains(name) { name += "Via" + upperFirst(property) }
                 used.insert(name)
                 lines.append("    @Persisted(originProperty: \"\(property)\") var \(identifier(name)): LinkingObjects<\(identifier(origin))>")
             }
@@ -71,6 +74,40 @@ enum SwiftModels {
         return keywords.contains(s) ? "`\(s)`" : s
     }
 
-    static func lowerFirst(_ s: String) -> String { s.prefix(1).lowercased() + s.dropFirst() }
+    /// The backlinks Realm Swift can declare as `LinkingObjects`: those whose origin is a link,
+    /// a list or a set of links of a class in `classes` (not a dictionary, which Realm Swift
+    /// refuses as an origin, nor a Mixed value, whose links realm-core tracks with backlinks too).
+    static func linkingOrigins(of c: ObjectClass, classes: [String: ObjectClass]) -> [(origin: String, property: String)] {
+        c.backlinks.compactMap { b in
+            guard let origin = b.originClass, let name = b.originProperty,
+                  let p = classes[origin]?.property(named: name),
+                  p.type == "object", p.objectType == c.name, p.collection != .dictionary else { return nil }
+            return (origin, name)
+        }
+    }
+
+    /// `Person` → `person`, `NoPK` → `noPK`, `URLItem` → `urlItem`, `UUIDPK` → `uuidpk`.
+    static func lowerCamel(_ s: String) -> String {
+        let chars = Array(s)
+        var upper = 0
+        while upper < chars.count, chars[upper].isUppercase { upper += 1 }
+        if upper == chars.count { return s.lowercased() }
+        let lowered = upper > 1 ? upper - 1 : upper        // `URLItem`: the I starts the next word
+        return String(chars[..<lowered]).lowercased() + String(chars[lowered...])
+    }
+
+    /// English plural of a class name's last word: `dogs`, `people`, `categories`, `boxes`;
+    /// a name that already ends in a plural `s` (`allTypes`) stays.
+    static func plural(_ s: String) -> String {
+        let lower = s.lowercased()
+        for (singular, plural) in [("person", "people"), ("child", "children"), ("man", "men"), ("mouse", "mice")] where lower.hasSuffix(singular) {
+            return String(s.dropLast(singular.count)) + (s.suffix(singular.count).first!.isUppercase ? upperFirst(plural) : plural)
+        }
+        if lower.hasSuffix("s") && !lower.hasSuffix("ss") && !lower.hasSuffix("us") && !lower.hasSuffix("is") { return s }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return s.dropLast() + "ies" }
+        if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return s + "es" }
+        return s + "s"
+    }
+
     static func upperFirst(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
 }

@@ -38,10 +38,18 @@ struct CommandLineHost: CommandHost {
         (io.stdoutIsTerminal ? ResultFormats.named("table") : ResultFormats.named("json")) ?? JSONFormat()
     }
 
-    func options(for file: RealmFile, limit: Int?, io: ShellIO) -> ResultOptions {
-        ResultOptions(values: ValueText(file: file), maxRows: limit ?? ResultOptions.defaultMaxRows,
-                      width: io.stdoutIsTerminal ? io.terminalWidth : nil, style: TextStyle(color: io.useColor))
+    /// Tables for people as tall as the terminal leaves room for (40 rows when piped) and as
+    /// wide; JSON laid out on a terminal, compact when piped.
+    func options(for results: QueryResults, format: any ResultFormat, limit: Int?, io: ShellIO) -> ResultOptions {
+        let automatic = format.isForPeople
+            ? ResultOptions.automaticRows(format, results.objectClass, headers: true, screenRows: io.terminalRows, otherwise: ResultOptions.defaultMaxRows)
+            : 0
+        return ResultOptions(values: ValueText(file: results.file), maxRows: limit ?? automatic,
+                             width: io.stdoutIsTerminal ? io.terminalWidth : nil, style: TextStyle(color: io.useColor),
+                             prettyJSON: io.stdoutIsTerminal)
     }
 
     func emit(_ text: String, io: ShellIO) { io.print(text) }
+
+    func pages(_ io: ShellIO) -> Bool { false }
 }

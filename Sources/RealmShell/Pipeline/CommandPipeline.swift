@@ -33,7 +33,12 @@ struct CommandPipeline {
         defer { lock?.release() }
         host.willRun(changingFile: plan.changesFile)
         defer { host.didRun(changingFile: plan.changesFile) }
-        return try command.run(CommandContext(io: io, output: plan.output, results: host))
+        do {
+            return try command.run(CommandContext(io: io, output: plan.output, results: host))
+        } catch {
+            // A key problem is told in terms of the key the user gave.
+            throw spec.fileKeyed ? KeyOptions(arguments).explain(error) : error
+        }
     }
 
     /// The shell's key for its open file, unless the command was given one (or its key

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CTerminal
 import RealmFormat
 
 /// The terminal half of the platform layer (the storage half is RealmFormat's `Platform`):
@@ -26,6 +27,16 @@ extension Platform {
         var size = winsize()
         if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
         return nil
+    }
+
+    /// Turns the terminal's echo on `fd` off or on (a key typed at a prompt); false when `fd`
+    /// is not a terminal.
+    @discardableResult
+    public static func setEcho(_ fd: Int32, _ on: Bool) -> Bool {
+        var attributes = termios()
+        guard tcgetattr(fd, &attributes) == 0 else { return false }
+        if on { attributes.c_lflag |= tcflag_t(ECHO) } else { attributes.c_lflag &= ~tcflag_t(ECHO) }
+        return tcsetattr(fd, TCSAFLUSH, &attributes) == 0
     }
 
     public static func setTerminalSize(_ fd: Int32, rows: Int, columns: Int) {
@@ -72,5 +83,44 @@ extension Platform {
             return nil
         }
         return (ptmx.rawValue, "/dev/pts/\(number)")
+    }
+
+    // MARK: character widths
+
+    /// LC_CTYPE from the environment when it is UTF-8, else C.UTF-8: the shell's output is
+    /// UTF-8 whatever the environment says, and wcwidth (like readline's editing of non-ASCII
+    /// text) knows character widths only in a UTF-8 locale. Set once, before readline starts.
+    private static let utf8CharacterLocale: Bool = {
+        if let name = setlocale(LC_CTYPE, ""), isUTF8(String(cString: name)) { return true }
+        return setlocale(LC_CTYPE, "C.UTF-8") != nil || setlocale(LC_CTYPE, "C.utf8") != nil
+    }()
+
+    private static func isUTF8(_ locale: String) -> Bool {
+        let lower = locale.lowercased()
+        return lower.contains("utf-8") || lower.contains("utf8")
+    }
+
+    /// Makes the character locale UTF-8 (see `utf8CharacterLocale`); main calls it first.
+    public static func useUTF8CharacterLocale() { _ = utf8CharacterLocale }
+
+    /// The columns `text` takes on a terminal: wcwidth of each character (East Asian wide
+    /// characters and emoji take two, combining marks none), as DuckDB measures its cells.
+    public static func displayWidth(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.reduce(0) { $0 + displayWidth($1) }
+    }
+
+    /// The columns one character (a grapheme cluster) takes: its first scalar's width (the
+    /// rest are combining marks, joiners and modifiers drawn within it), two for a cluster
+    /// asking for emoji presentation (U+FE0F) or a flag; unprintable scalars count as one.
+    public static func displayWidth(_ character: Character) -> Int {
+        if let a = character.asciiValue { return a < 0x20 || a == 0x7F ? 0 : 1 }
+        _ = utf8CharacterLocale
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        var width = Int(realmsh_wcwidth(first.value))
+        if width < 0 { width = 1 }
+        if width == 1, scalars.contains(where: { $0.value == 0xFE0F }) || (0x1F1E6...0x1F1FF).contains(first.value) { width = 2 }
+        return width
     }
 }

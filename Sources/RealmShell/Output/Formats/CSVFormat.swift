@@ -7,6 +7,10 @@ struct CSVFormat: ResultFormat {
     var uses: FormatUses { [.query, .shell, .export] }
     var exportsOneClass: Bool { true }
 
+    func objectsFitting(screenRows rows: Int, objectClass: ObjectClass, headers: Bool) -> Int {
+        max(1, rows - (headers ? 3 : 2))
+    }
+
     func write(_ results: QueryResults, to output: ResultOutput) throws {
         let writer = CSVWriter(file: results.file, objectClass: results.objectClass)
         if output.options.headers {
@@ -21,6 +25,6 @@ struct CSVFormat: ResultFormat {
     }
 
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws {
-        try CSVWriter(file: file, objectClass: classes[0]).write(to: output.sink)
+        try CSVWriter(file: file, objectClass: classes[0]).write(to: output.sink, eachObject: output.objectWritten)
     }
 }

@@ -1,3 +1,4 @@
+import RealmFormat
 import RealmObjects
 
 /// `jsonl`: one compact object per line; an export writes every object of every top-level
@@ -10,6 +11,7 @@ struct JSONLinesFormat: ResultFormat {
         let writer = ObjectJSON(file: results.file)
         var out = JSONEmitter(sink: output.sink, pretty: false)
         for (key, values) in try results.objects() {
+            try Platform.checkCancellation()
             try writer.writeObject(results.objectClass, key: key, values: values, to: &out)
             out.raw("\n")
         }
@@ -23,6 +25,7 @@ struct JSONLinesFormat: ResultFormat {
             try file.forEachObject(of: c) { key, values in
                 try writer.writeObject(c, key: key, values: values, to: &out, classMember: true)
                 out.raw("\n")
+                try output.objectWritten()
             }
         }
         out.flush()

@@ -7,13 +7,22 @@ import RealmObjects
 ///
 /// A format writes the results of a query (one class's objects in the query's order) and,
 /// when it is offered to `export`, whole classes of a file. Formats for people (box, table,
-/// markdown, line) build text, which the shell may page; the others stream to the sink.
+/// markdown, line) build text with its footer, which the shell may page; the others stream to
+/// the sink (and the shell pages them too, see `ResultPresenter.present`).
 protocol ResultFormat: Sendable {
     /// The name `--format` and `.mode` take.
     var name: String { get }
     var uses: FormatUses { get }
-    /// Objects of one class, as a query returned them.
+    /// Objects of one class, as a query returned them. Formats for people show the first
+    /// `output.options.maxRows`; the others are given only the rows to write.
     func write(_ results: QueryResults, to output: ResultOutput) throws
+    /// Text for people, with its own footer (box, table, markdown, line).
+    var isForPeople: Bool { get }
+    /// Writes objects one by one, so a row cap applies (not `count`).
+    var listsObjects: Bool { get }
+    /// How many objects of `objectClass` fit on a screen of `rows` lines with this format's
+    /// frame, header and footer, and the prompt after it: the shell's default cap.
+    func objectsFitting(screenRows rows: Int, objectClass: ObjectClass, headers: Bool) -> Int
     /// `export`: every object of `classes` (all of the file's when `selected` is false).
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws
     /// `export` of this format takes exactly one class (`--class`).
@@ -26,6 +35,11 @@ protocol ResultFormat: Sendable {
 extension ResultFormat {
     var exportsOneClass: Bool { false }
     var exportsToFileOnly: Bool { false }
+    var isForPeople: Bool { false }
+    var listsObjects: Bool { true }
+
+    /// One line per object, a footer (on stderr when capped) and the prompt.
+    func objectsFitting(screenRows rows: Int, objectClass: ObjectClass, headers: Bool) -> Int { max(1, rows - 2) }
 
     func export(_ file: RealmFile, classes: [ObjectClass], selected: Bool, to output: ExportOutput) throws {
         throw ShellError("\(name) is not an export format", code: .usage, usageOf: "export")
@@ -74,28 +88,48 @@ struct QueryResults {
         guard !rows.isEmpty else { return [] }
         var found = [Int: (key: Int64, values: [Value])]()
         try file.forEachObject(of: objectClass, atPositions: Array(Set(rows)).sorted()) { position, key, values in
+            try Platform.checkCancellation()
             found[position] = (key, Array(values))
         }
         return rows.compactMap { found[$0] }
     }
 
     func objects() throws -> [(key: Int64, values: [Value])] { try objects(rows) }
+
+    /// The first `maxRows` of the results (all for 0).
+    func capped(_ maxRows: Int) -> QueryResults {
+        maxRows > 0 && rows.count > maxRows ? QueryResults(file: file, objectClass: objectClass, rows: Array(rows.prefix(maxRows))) : self
+    }
 }
 
 /// How results are laid out where they are shown (`ResultPresenter.options`).
 struct ResultOptions {
-    /// Rows shown by the formats for people when neither `--limit` nor `.maxrows` says.
+    /// Rows shown by the formats for people on the command line when neither `--limit` nor
+    /// the screen says.
     static let defaultMaxRows = 40
 
     /// Column headers (box, table, markdown, csv): the shell's `.headers`.
     var headers = true
     /// Values as people read them (links as `→ Person(Ada)`, the shell's `.nullvalue`).
     var values: ValueText
-    /// Objects shown by the formats for people (0: all); the footer counts them all.
+    /// Objects shown (0: all); the footer counts them all.
     var maxRows: Int
     /// Columns available; nil: no limit (output that is not a terminal).
     var width: Int?
     var style: TextStyle
+    /// Property types in table headers (`age int?`): the shell's `.types`.
+    var types = false
+    /// JSON laid out for a person (a terminal) rather than compact (a pipe, a file).
+    var prettyJSON = true
+
+    /// The cap when nothing sets one: what fits the screen on a terminal of `rows` lines,
+    /// else `otherwise`.
+    static func automaticRows(_ format: any ResultFormat, _ objectClass: ObjectClass, headers: Bool,
+                              screenRows rows: Int?, otherwise: Int) -> Int {
+        guard format.listsObjects else { return 0 }
+        guard let rows else { return otherwise }
+        return format.objectsFitting(screenRows: rows, objectClass: objectClass, headers: headers)
+    }
 }
 
 /// Where a format writes: data to the sink, text for people through `emit` (the shell pages
@@ -112,6 +146,8 @@ struct ExportOutput {
     let file: OutputFile?
     /// Messages and progress (stderr).
     let io: ShellIO
+    /// Called after each object a format writes: progress, and Ctrl-C in the shell.
+    var objectWritten: () throws -> Void = { try Platform.checkCancellation() }
 }
 
 /// How results are shown where a command runs (`CommandHost`): the format when none is
@@ -119,17 +155,39 @@ struct ExportOutput {
 protocol ResultPresenter {
     func defaultFormat(_ io: ShellIO) -> any ResultFormat
     /// `limit`: `query --limit`, which bounds the rows shown too.
-    func options(for file: RealmFile, limit: Int?, io: ShellIO) -> ResultOptions
+    func options(for results: QueryResults, format: any ResultFormat, limit: Int?, io: ShellIO) -> ResultOptions
+    /// Shows text for people (through a pager, in the shell at a terminal).
     func emit(_ text: String, io: ShellIO)
+    /// Whether output to `io` may go through a pager: then the data formats' output is
+    /// collected and shown through `emit` as well.
+    func pages(_ io: ShellIO) -> Bool
 }
 
 extension ResultPresenter {
-    /// Writes `results` in `format` (this presenter's default when nil) to `io`.
+    /// Writes `results` in `format` (this presenter's default when nil) to `io`: formats for
+    /// people show the first `maxRows` with their footer; the data formats write only those
+    /// rows, and a capped result says so on stderr, so that standard output stays data.
     func present(_ results: QueryResults, format: (any ResultFormat)?, limit: Int?, io: ShellIO) throws {
-        let output = ResultOutput(sink: io.stdout, options: options(for: results.file, limit: limit, io: io)) { text in
-            self.emit(text, io: io)
+        let chosen = format ?? defaultFormat(io)
+        let options = options(for: results, format: chosen, limit: limit, io: io)
+        if chosen.isForPeople {
+            try chosen.write(results, to: ResultOutput(sink: io.stdout, options: options) { text in self.emit(text, io: io) })
+            return
         }
-        try (format ?? defaultFormat(io)).write(results, to: output)
+        let shown = chosen.listsObjects ? results.capped(options.maxRows) : results
+        if pages(io) {
+            let memory = MemorySink()
+            try chosen.write(shown, to: ResultOutput(sink: memory, options: options) { _ in })
+            var bytes = memory.bytes
+            if bytes.last == 10 { bytes.removeLast() }
+            emit(String(decoding: bytes, as: UTF8.self), io: io)
+        } else {
+            try chosen.write(shown, to: ResultOutput(sink: io.stdout, options: options) { text in self.emit(text, io: io) })
+        }
+        if shown.rows.count < results.rows.count {
+            let footer = GridText.footer(total: results.rows.count, shown: shown.rows.count)
+            io.printError(io.dim(footer.dropLast() + "; .maxrows 0 shows all)"))
+        }
     }
 }
 
