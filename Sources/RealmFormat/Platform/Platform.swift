@@ -34,16 +34,45 @@ public enum Platform {
     // MARK: Realm's session lock (realm-format.md §15.3)
 
     /// Whether another process has `lockPath` open through Realm's session protocol: every
-    /// participant holds a shared `flock` on the `.lock` file, so an exclusive non-blocking
-    /// attempt fails while one is active. The file is opened read-only and never created, and
-    /// the probe lock is released at once: nothing is written. Returns nil when there is no
-    /// lock file (no session has ever been started).
+    /// participant holds a shared `flock` on the `.lock` file (§15.3). Returns nil when there
+    /// is no lock file (no session has ever been started).
+    ///
+    /// Linux lists every flock in `/proc/locks` (holder's pid, device and inode), so the
+    /// holders are read there without taking any lock (as the probe below, this counts a lock
+    /// of this process's too, taken through another descriptor): a probe that took an exclusive lock,
+    /// even for an instant, would make a writer starting at that instant — an app, or realmsh's
+    /// own writer — believe the file is busy. Only without `/proc` does it fall back to that
+    /// probe (an exclusive non-blocking attempt, released at once).
     public static func isLockHeld(lockPath: String) -> Bool? {
+        guard let identity = fileIdentity(lockPath) else { return nil }
+        if let holders = flockHolders(of: identity) { return !holders.isEmpty }
         guard let file = try? FileDescriptor.open(lockPath, .readOnly) else { return nil }
         defer { file.closeQuietly() }
         guard let taken = try? file.tryLock(exclusive: true) else { return nil }
         if taken { file.unlock() }
         return !taken
+    }
+
+    /// The pids holding an flock on the file `identity` names, from `/proc/locks`
+    /// (`N: FLOCK ADVISORY READ|WRITE PID MAJ:MIN:INODE START END`, device numbers in hex;
+    /// waiters' lines, marked `->`, hold nothing); nil when `/proc/locks` cannot be read.
+    static func flockHolders(of identity: FileIdentity) -> [Int32]? {
+        guard let file = try? FileDescriptor.open("/proc/locks", .readOnly), let bytes = try? file.readAll() else { return nil }
+        file.closeQuietly()
+        let dev = identity.device
+        let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF)
+        let minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF)
+        var holders = [Int32]()
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let where_ = fields[5].split(separator: ":")
+            guard where_.count == 3, let pid = Int32(fields[4]),
+                  UInt64(where_[0], radix: 16) == major, UInt64(where_[1], radix: 16) == minor,
+                  UInt64(where_[2]) == identity.inode else { continue }
+            holders.append(pid)
+        }
+        return holders
     }
 
     /// Takes Realm's session lock for a writer: opens (creating if needed) `lockPath` and
