@@ -37,7 +37,7 @@ final class ShellSession {
     /// Commands that change the open file run only while this is on (`.write on`, `--write`);
     /// `CommandPipeline` checks every command's declared effect against it.
     var writeEnabled = false
-    private var cache: (stamp: [Int]?, file: RealmFile, values: ValueText)?
+    private var cache: (stamp: [Int]?, file: RealmFile, values: DisplayText)?
     /// `.output FILE` (kept) or `.once FILE` (for the next command).
     private var redirect: (path: String, sink: FileSink, once: Bool)?
     private var readDepth = 0
@@ -261,7 +261,7 @@ final class ShellSession {
         do { open = try OpenRealm(path: path, key: resolveKey()) } catch {
             throw KeyOptions(keyFile: keyFile, keyHex: keyHex).explain(error)
         }
-        cache = (stamp, open.file, ValueText(file: open.file))
+        cache = (stamp, open.file, DisplayText(file: open.file))
         return open.file
     }
 
@@ -270,8 +270,8 @@ final class ShellSession {
         return file.classes.map(\.name)
     }
 
-    func valueText(_ file: RealmFile) -> ValueText {
-        let values = cache.map { $0.file === file ? $0.values : ValueText(file: file) } ?? ValueText(file: file)
+    func valueText(_ file: RealmFile) -> DisplayText {
+        let values = cache.map { $0.file === file ? $0.values : DisplayText(file: file) } ?? DisplayText(file: file)
         values.nullText = settings.nullValue
         return values
     }

@@ -44,7 +44,7 @@ struct CommandLineHost: CommandHost {
         let automatic = format.isForPeople
             ? ResultOptions.automaticRows(format, results.objectClass, headers: true, screenRows: io.terminalRows, otherwise: ResultOptions.defaultMaxRows)
             : 0
-        return ResultOptions(values: ValueText(file: results.file), maxRows: limit ?? automatic,
+        return ResultOptions(values: DisplayText(file: results.file), maxRows: limit ?? automatic,
                              width: io.stdoutIsTerminal ? io.terminalWidth : nil, style: TextStyle(color: io.useColor),
                              prettyJSON: io.stdoutIsTerminal)
     }

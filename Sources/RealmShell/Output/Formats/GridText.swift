@@ -1,7 +1,7 @@
 import RealmFormat
 import RealmObjects
 
-/// What the formats for people (box, table, markdown, line) share: cells as `ValueText` shows
+/// What the formats for people (box, table, markdown, line) share: cells as `DisplayText` shows
 /// values (null dimmed on a terminal, as DuckDB shows it), columns (`_key` first for classes
 /// without a primary key, numbers right-aligned, types in the header with `.types on`) fitted
 /// to the width — measured in terminal columns, so CJK and emoji take two — and the footer

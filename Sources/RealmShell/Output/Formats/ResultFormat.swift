@@ -111,7 +111,7 @@ struct ResultOptions {
     /// Column headers (box, table, markdown, csv): the shell's `.headers`.
     var headers = true
     /// Values as people read them (links as `→ Person(Ada)`, the shell's `.nullvalue`).
-    var values: ValueText
+    var values: DisplayText
     /// Objects shown (0: all); the footer counts them all.
     var maxRows: Int
     /// Columns available; nil: no limit (output that is not a terminal).

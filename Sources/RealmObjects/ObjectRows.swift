@@ -1,16 +1,15 @@
 import RealmFormat
-import RealmObjects
 
 /// The objects of one class read by position (0 ..< count, the table's ObjKey order), a cluster
 /// leaf at a time: a screen of rows decodes the one or two leaves it falls in (realm-format.md
 /// §8: at most 256 objects each), and only the columns the screen shows. Nothing reads the
 /// whole class; the leaf list itself comes from the snapshot, which walks the tree once.
 /// Decoded leaves are kept for a few screens, so moving line by line decodes nothing again.
-final class ObjectRows {
-    let file: RealmFile
-    let objectClass: ObjectClass
+public final class ObjectRows {
+    public let file: RealmFile
+    public let objectClass: ObjectClass
     private let leaves: [(leaf: ClusterLeaf, start: Int)]
-    let count: Int
+    public let count: Int
     /// Each leaf's first ObjKey, for finding an object by key (made on first use).
     private var firstKeys: [Int64]?
     /// Decoded columns by leaf, then by property index; the most recently used last.
@@ -18,7 +17,7 @@ final class ObjectRows {
     private var recent: [Int] = []
     private static let keptLeaves = 12
 
-    init(file: RealmFile, objectClass: ObjectClass) throws(FormatError) {
+    public init(file: RealmFile, objectClass: ObjectClass) throws(FormatError) {
         self.file = file
         self.objectClass = objectClass
         // Format-22 asymmetric tables read as empty, as realm-core's upgrade leaves them (§16.3).
@@ -42,14 +41,14 @@ final class ObjectRows {
         return (l, position - leaves[l].start)
     }
 
-    func key(at position: Int) -> Int64? {
+    public func key(at position: Int) -> Int64? {
         guard let (l, r) = locate(position) else { return nil }
         return leaves[l].leaf.objectKey(r)
     }
 
     /// The position of the object with ObjKey `key`: the leaf by its first key, then the row
     /// by binary search (keys ascend through the tree, §8).
-    func position(ofKey key: Int64) -> Int? {
+    public func position(ofKey key: Int64) -> Int? {
         guard !leaves.isEmpty else { return nil }
         if firstKeys == nil { firstKeys = leaves.map { $0.leaf.count > 0 ? $0.leaf.objectKey(0) : Int64.max } }
         let firsts = firstKeys!
@@ -69,13 +68,13 @@ final class ObjectRows {
     }
 
     /// The value of property `index` (in `objectClass.properties`) of the object at `position`.
-    func value(_ index: Int, at position: Int) throws(FormatError) -> Value {
+    public func value(_ index: Int, at position: Int) throws(FormatError) -> Value {
         guard let (l, r) = locate(position) else { return .null }
         return try column(index, leaf: l)[r]
     }
 
     /// Every property value of the object at `position`, in `objectClass.properties` order.
-    func values(at position: Int) throws(FormatError) -> [Value] {
+    public func values(at position: Int) throws(FormatError) -> [Value] {
         try objectClass.properties.indices.map { i throws(FormatError) in try value(i, at: position) }
     }
 
@@ -95,7 +94,7 @@ final class ObjectRows {
     }
 
     /// Leaves whose columns are held decoded (at most `keptLeaves`).
-    var decodedLeaves: Int { decoded.count }
+    public var decodedLeaves: Int { decoded.count }
 
     private func touch(_ l: Int) {
         guard recent.last != l, let i = recent.firstIndex(of: l) else { return }
@@ -105,7 +104,7 @@ final class ObjectRows {
 
     /// The objects that link to the object at `position`, by origin class and property
     /// (each backlink column of the class, §10.6), origins in stored order.
-    func backlinks(at position: Int) throws(FormatError) -> [(backlink: Backlink, origins: [Int64])] {
+    public func backlinks(at position: Int) throws(FormatError) -> [(backlink: Backlink, origins: [Int64])] {
         guard let (l, r) = locate(position) else { return [] }
         let leaf = leaves[l].leaf
         var out: [(backlink: Backlink, origins: [Int64])] = []
@@ -125,13 +124,13 @@ final class ObjectRows {
 }
 
 /// The row readers of one snapshot, one per class, made on first use.
-final class ObjectRowsCache {
-    let file: RealmFile
+public final class ObjectRowsCache {
+    public let file: RealmFile
     private var readers: [Int: ObjectRows] = [:]
 
-    init(file: RealmFile) { self.file = file }
+    public init(file: RealmFile) { self.file = file }
 
-    func rows(_ objectClass: ObjectClass) throws(FormatError) -> ObjectRows {
+    public func rows(_ objectClass: ObjectClass) throws(FormatError) -> ObjectRows {
         if let r = readers[objectClass.table.position] { return r }
         let r = try ObjectRows(file: file, objectClass: objectClass)
         readers[objectClass.table.position] = r
@@ -139,7 +138,7 @@ final class ObjectRowsCache {
     }
 
     /// The class of a table (listed, or an internal or embedded table).
-    func objectClass(for key: TableKey) -> ObjectClass? {
+    public func objectClass(for key: TableKey) -> ObjectClass? {
         if let c = file.objectClass(for: key) { return c }
         guard let table = file.snapshot.table(key: key) else { return nil }
         return try? file.makeClass(table)
