@@ -91,6 +91,9 @@ struct CSVReader {
     /// records ended by CRLF or LF; a last record without a line end counts.
     static func forEachRow(_ bytes: [UInt8], _ body: ([Field], Int, Int) throws -> Void) throws {
         var i = 0, line = 1
+        // The header's field count: in a one-column file an empty line is a record whose one
+        // field is null (what CSVWriter writes for it), not a blank line.
+        var headerFields: Int?
         let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
         while i < bytes.count {
             let start = line
@@ -139,8 +142,9 @@ struct CSVReader {
                 }
             }
             fields.append(field)
-            // A blank line (a trailing one, say) is not a record.
-            if fields.count == 1, fields[0].text.isEmpty, !fields[0].quoted { continue }
+            // A blank line (a trailing one, say) is not a record, unless the file has one column.
+            if fields.count == 1, fields[0].text.isEmpty, !fields[0].quoted, headerFields != 1 { continue }
+            if headerFields == nil { headerFields = fields.count }
             try body(fields, start, i)
         }
     }
