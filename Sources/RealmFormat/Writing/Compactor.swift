@@ -135,7 +135,7 @@ public struct Compactor {
             }
         }
         let ref = out.count
-        out += node.encoded(slots: slots)
+        node.encode(slots: slots, into: &out)
         return ref
     }
 

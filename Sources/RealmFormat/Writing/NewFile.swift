@@ -56,7 +56,7 @@ public enum NewFile {
             }
         }
         let ref = out.count
-        out += node.encoded(slots: slots)
+        node.encode(slots: slots, into: &out)
         return Int64(ref)
     }
 }

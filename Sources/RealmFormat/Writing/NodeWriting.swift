@@ -47,11 +47,26 @@ public enum NodeWriting {
     }
 
     /// Appends the node: "AAAA", flags | width code, big-endian size, packed values, zero padding.
+    /// Room for `size` more bytes; grows geometrically, as `append` does, so that appending
+    /// many nodes to one image stays linear (an exact `reserveCapacity` would copy it each time).
+    static func reserve(_ size: Int, in out: inout [UInt8]) {
+        let needed = out.count + size
+        if out.capacity < needed { out.reserveCapacity(max(needed, 2 * out.capacity)) }
+    }
+
+    /// A header (`AAAA`, flags, 24-bit count) then `payload`, zero-padded to 8 bytes (§4.1).
+    static func appendPadded(header flags: UInt8, count: Int, payload: [UInt8], to out: inout [UInt8]) {
+        reserve(8 + payload.count + 7, in: &out)
+        out += [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+        out += payload
+        out.append(contentsOf: repeatElement(0, count: (8 - payload.count % 8) % 8))
+    }
+
     public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, unsigned: Bool = false, to out: inout [UInt8]) {
         let width = max(unsigned ? minimalUnsignedWidth(values) : minimalWidth(values), minimum)
         let n = values.count
         let size = byteSize(count: n, width: width)
-        out.reserveCapacity(out.count + size)
+        NodeWriting.reserve(size, in: &out)
         for byte in [0x41, 0x41, 0x41, 0x41, flags | widthCode(width), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] as [UInt8] {
             out.append(byte)
         }
@@ -84,26 +99,27 @@ public enum NodeWriting {
 extension MutableNode {
     /// The node's bytes in the file, given the final value of every slot (children's refs).
     func encoded(slots: [Int64]) -> [UInt8] {
-        var flags: UInt8 = (isInner ? 0x80 : 0) | (hasRefs ? 0x40 : 0) | (context ? 0x20 : 0)
         var out = [UInt8]()
+        encode(slots: slots, into: &out)
+        return out
+    }
+
+    /// Appends the node's bytes to `out` (what `encoded` returns), without the temporary
+    /// array per node that serializing a whole tree into one image would otherwise make.
+    func encode(slots: [Int64], into out: inout [UInt8]) {
+        var flags: UInt8 = (isInner ? 0x80 : 0) | (hasRefs ? 0x40 : 0) | (context ? 0x20 : 0)
         switch storage {
         case let .integers(_, unsigned):
             NodeWriting.append(flags: flags, values: slots, width: minimumWidth, unsigned: unsigned, to: &out)
         case let .bytes(width, count, payload):
             flags |= 0x08 | NodeWriting.widthCode(width)
-            out = [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
-            out += payload
-            while out.count % 8 != 0 { out.append(0) }
+            NodeWriting.appendPadded(header: flags, count: count, payload: payload, to: &out)
         case let .blob(bytes):
             // Realm writes width code 1 on blobs that received bytes (§9.6).
             flags |= 0x10 | (bytes.isEmpty ? 0 : 1)
-            let n = bytes.count
-            out = [0x41, 0x41, 0x41, 0x41, flags, UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-            out += bytes
-            while out.count % 8 != 0 { out.append(0) }
+            NodeWriting.appendPadded(header: flags, count: bytes.count, payload: bytes, to: &out)
         case let .image(bytes):
-            return bytes
+            out += bytes
         }
-        return out
     }
 }
