@@ -46,7 +46,6 @@ public enum NodeWriting {
         return 64
     }
 
-    /// Appends the node: "AAAA", flags | width code, big-endian size, packed values, zero padding.
     /// Room for `size` more bytes; grows geometrically, as `append` does, so that appending
     /// many nodes to one image stays linear (an exact `reserveCapacity` would copy it each time).
     static func reserve(_ size: Int, in out: inout [UInt8]) {
@@ -62,6 +61,7 @@ public enum NodeWriting {
         out.append(contentsOf: repeatElement(0, count: (8 - payload.count % 8) % 8))
     }
 
+    /// Appends the node: "AAAA", flags | width code, big-endian size, packed values, zero padding.
     public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, unsigned: Bool = false, to out: inout [UInt8]) {
         let width = max(unsigned ? minimalUnsignedWidth(values) : minimalWidth(values), minimum)
         let n = values.count
