@@ -1,14 +1,24 @@
-/// Owner of the logical bytes of a Realm file: a read-only memory map of a plain file, or a
-/// heap buffer (a decrypted file, bytes built in a test). Nodes borrow from it; it lives as
+/// Owner of the logical bytes of a Realm file: a read-only memory map of a plain file, a
+/// reserved mapping whose pages are decrypted on first read (an encrypted file,
+/// `DecryptedPages`), or a heap buffer (a converted legacy file, bytes built in a test). Nodes borrow from it; it lives as
 /// long as any `ByteImage` refers to it.
 public final class ByteStorage: @unchecked Sendable {
     // @unchecked: the buffer is immutable after init and freed only in deinit.
     let buffer: UnsafeRawBufferPointer
     private let isMapped: Bool
+    /// For an encrypted file: the page table that fills `buffer` as it is read.
+    let pages: DecryptedPages?
 
     init(mapped: UnsafeRawBufferPointer) {
         buffer = mapped
         isMapped = true
+        pages = nil
+    }
+
+    init(pages: DecryptedPages) {
+        buffer = pages.bytes
+        isMapped = true
+        self.pages = pages
     }
 
     /// Copies `bytes` into storage owned by this object.
@@ -17,6 +27,7 @@ public final class ByteStorage: @unchecked Sendable {
         bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
         buffer = UnsafeRawBufferPointer(start: memory.baseAddress, count: bytes.count)
         isMapped = false
+        pages = nil
     }
 
     deinit {
@@ -30,14 +41,30 @@ public final class ByteStorage: @unchecked Sendable {
 
 /// A bounds-checked view of the logical file. Every read of an offset that came from disk goes
 /// through here (or through a `Node`, which checks its whole extent once when it is made).
+/// For an encrypted file, the same places make sure the pages they read are decrypted
+/// (`ensure`) before any byte or view of them is handed out.
 public struct ByteImage: @unchecked Sendable {
     let storage: ByteStorage
     let bytes: UnsafeRawBufferPointer
+    let pages: DecryptedPages?
 
     public init(storage: ByteStorage) {
         self.storage = storage
         self.bytes = storage.buffer
+        self.pages = storage.pages
     }
+
+    init(pages: DecryptedPages) { self.init(storage: ByteStorage(pages: pages)) }
+
+    /// Decrypts the pages of a checked range of an encrypted image not yet read (no-op for a
+    /// plain one). Fails with `.corrupt` on a damaged page.
+    @inline(__always)
+    func ensure(_ offset: Int, _ length: Int) throws(FormatError) {
+        if let pages { try pages.ensure(offset, length) }
+    }
+
+    /// Pages of an encrypted image decrypted so far; nil for a plain image.
+    public var decryptedPageCount: Int? { pages?.decryptedPages }
 
     public init(bytes: [UInt8]) { self.init(storage: ByteStorage(bytes: bytes)) }
 
@@ -55,16 +82,19 @@ public struct ByteImage: @unchecked Sendable {
 
     public func u8(_ offset: Int) throws(FormatError) -> UInt8 {
         guard contains(offset, 1) else { throw .outOfBounds(offset: offset, length: 1, size: count) }
+        try ensure(offset, 1)
         return bytes[offset]
     }
 
     public func u64(_ offset: Int) throws(FormatError) -> UInt64 {
         guard contains(offset, 8) else { throw .outOfBounds(offset: offset, length: 8, size: count) }
+        try ensure(offset, 8)
         return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
     }
 
     public func copy(_ offset: Int, _ length: Int) throws(FormatError) -> [UInt8] {
         guard contains(offset, length) else { throw .outOfBounds(offset: offset, length: length, size: count) }
+        try ensure(offset, length)
         return Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
     }
 
@@ -86,6 +116,7 @@ public struct ByteImage: @unchecked Sendable {
     /// Runs `body` over a checked range of the image without copying it.
     public func withBytes<R>(_ offset: Int, _ length: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         guard contains(offset, length) else { throw FormatError.outOfBounds(offset: offset, length: length, size: count) }
+        try ensure(offset, length)
         return try body(rawSlice(offset, length))
     }
 }

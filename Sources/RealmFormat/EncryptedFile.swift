@@ -1,6 +1,7 @@
 /// Realm's page encryption (realm-format.md §14): the physical file is 4096-byte data pages,
 /// each group of 64 preceded by an IV-table page of 64-byte entries [iv1, hmac1, iv2, hmac2].
-/// Decrypting yields the logical byte stream that every other part of the reader works on.
+/// Decrypting yields the logical byte stream that every other part of the reader works on,
+/// page by page as it is first read (`DecryptedPages`).
 public enum EncryptedFile {
     static let page = PageCipher.pageSize
     static let pagesPerBlock = 64
@@ -14,10 +15,13 @@ public enum EncryptedFile {
     static func ivEntryOffset(_ i: Int) -> Int { (i / pagesPerBlock) * (pagesPerBlock + 1) * page + (i % pagesPerBlock) * 64 }
     static func dataOffset(_ i: Int) -> Int { i * page + (i / pagesPerBlock + 1) * page }
 
-    /// Decrypts every page of `raw` with `key` (§14.5). Pages never written (iv1 = 0) read as
-    /// zeros. Errors: `.notEncrypted` for a plain Realm file, `.wrongKey(page:)` when a page
-    /// authenticates with neither IV/HMAC pair, `.notARealmFile` when decryption succeeds but
-    /// the result is no Realm file.
+    /// Opens `raw` with `key` (§14.5) for lazy reading: the returned image decrypts each page
+    /// the first time it is read (`DecryptedPages`). Page 0 is decrypted here, so the distinct
+    /// errors of opening stay where they were: `.notEncrypted` for a plain Realm file,
+    /// `.wrongKey(page: 0)` when page 0 authenticates with neither IV/HMAC pair or does not
+    /// decrypt to a Realm header, `.notARealmFile` when the file is neither. A later page that
+    /// fails its HMAC (the key opened page 0, so it is damaged) fails the read that touches it
+    /// with `.corrupt`.
     public static func decrypt(_ raw: ByteImage, key: EncryptionKey) throws(FormatError) -> ByteImage {
         if raw.count >= 20, (try? raw.copy(16, 4)) == Array("T-DB".utf8) { throw .notEncrypted }
         let logical = logicalSize(physical: raw.count)
@@ -27,46 +31,58 @@ public enum EncryptedFile {
         guard logical % 8 == 0, FileHeader.looksEncrypted(raw) || raw.count >= 8192 else {
             throw .notARealmFile(reason: "neither a Realm file nor an encrypted one")
         }
-        let cipher = PageCipher(key: key)
-        var out = [UInt8](repeating: 0, count: logical)
-        let pages = (logical + page - 1) / page
-        for i in 0..<pages {
-            let entry = try raw.copy(ivEntryOffset(i), 64)
-            let iv1 = u32(entry, 0), iv2 = u32(entry, 32)
-            if iv1 == 0 { continue }                  // never written: free space only
-            let position = dataOffset(i)
-            guard raw.contains(position, page) else {
-                // A partial trailing page whose entry is 0 is accepted above; a written one is not.
-                throw .corrupt(offset: position, reason: "encrypted page \(i) is cut short (file truncated)")
-            }
-            let data = raw.rawSlice(position, page)
-            let mac = cipher.hmac(data)
-            var iv: UInt32
-            if mac[...] == entry[4..<32] {
-                iv = iv1
-            } else if iv2 != 0, mac[...] == entry[36..<64] {
-                iv = iv2                              // a rewrite was interrupted: use the previous pair
-            } else if data.allSatisfy({ $0 == 0 }) {
-                continue                              // truncated and regrown: zeros
-            } else if i == 0 && !FileHeader.looksEncrypted(raw) {
-                throw .notARealmFile(reason: "neither a Realm file nor an encrypted one")
-            } else {
-                throw .wrongKey(page: i)
-            }
-            var aesIV = [UInt8](repeating: 0, count: 16)
-            withUnsafeBytes(of: iv.littleEndian) { aesIV.replaceSubrange(0..<4, with: $0) }
-            withUnsafeBytes(of: Int64(i * page).littleEndian) { aesIV.replaceSubrange(4..<12, with: $0) }
-            let length = min(page, logical - i * page)
-            var plain = [UInt8](repeating: 0, count: page)
-            let ok = plain.withUnsafeMutableBytes { cipher.crypt(data, into: $0, iv: aesIV, encrypt: false) }
-            guard ok else { throw .corrupt(offset: position, reason: "libcrypto could not decrypt page \(i)") }
-            out.replaceSubrange(i * page..<(i * page + length), with: plain[0..<length])
+        guard let pages = DecryptedPages(raw: raw, logicalSize: logical, key: key) else {
+            throw .io(path: "(memory)", errno: 12, action: "reserve \(logical) bytes for")  // ENOMEM
         }
-        guard out.count >= 20, Array(out[16..<20]) == Array("T-DB".utf8) else {
+        let image = ByteImage(pages: pages)
+        guard (try image.copy(16, 4)) == Array("T-DB".utf8) else {
             // Pages authenticate (the HMAC half is right) but do not decrypt to a header.
             throw .wrongKey(page: 0)
         }
-        return ByteImage(bytes: out)
+        return image
+    }
+
+    /// Decrypts data page `i` of `raw` into `out` (the page's logical bytes, `out.count` ≤ 4096)
+    /// after checking its HMAC against the IV entry's two pairs (§14.5). A page never written
+    /// (iv1 = 0) or truncated and regrown (all zeros) is left as zeros.
+    static func decryptPage(_ i: Int, of raw: ByteImage, cipher: inout PageCipher, into out: UnsafeMutableRawBufferPointer) throws(FormatError) {
+        let entry = try raw.copy(ivEntryOffset(i), 64)
+        let iv1 = u32(entry, 0), iv2 = u32(entry, 32)
+        if iv1 == 0 { return }                        // never written: free space only
+        let position = dataOffset(i)
+        guard raw.contains(position, page) else {
+            // A partial trailing page whose entry is 0 is accepted above; a written one is not.
+            throw .corrupt(offset: position, reason: "encrypted page \(i) is cut short (file truncated)")
+        }
+        let data = raw.rawSlice(position, page)
+        let mac = cipher.hmac(data)
+        var iv: UInt32
+        if mac[...] == entry[4..<32] {
+            iv = iv1
+        } else if iv2 != 0, mac[...] == entry[36..<64] {
+            iv = iv2                                  // a rewrite was interrupted: use the previous pair
+        } else if data.allSatisfy({ $0 == 0 }) {
+            return                                    // truncated and regrown: zeros
+        } else if i == 0 && !FileHeader.looksEncrypted(raw) {
+            throw .notARealmFile(reason: "neither a Realm file nor an encrypted one")
+        } else if i == 0 {
+            throw .wrongKey(page: 0)
+        } else {
+            // Page 0 authenticated with this key, so this page was altered or damaged.
+            throw .corrupt(offset: position, reason: "encrypted page \(i) fails its HMAC check (damaged page)")
+        }
+        var aesIV = [UInt8](repeating: 0, count: 16)
+        withUnsafeBytes(of: iv.littleEndian) { aesIV.replaceSubrange(0..<4, with: $0) }
+        withUnsafeBytes(of: Int64(i * page).littleEndian) { aesIV.replaceSubrange(4..<12, with: $0) }
+        let ok: Bool
+        if out.count == page {
+            ok = cipher.crypt(data, into: out, iv: aesIV, encrypt: false)
+        } else {
+            var plain = [UInt8](repeating: 0, count: page)
+            ok = plain.withUnsafeMutableBytes { cipher.crypt(data, into: $0, iv: aesIV, encrypt: false) }
+            plain.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<out.count])) }
+        }
+        guard ok else { throw .corrupt(offset: position, reason: "libcrypto could not decrypt page \(i)") }
     }
 
     static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {

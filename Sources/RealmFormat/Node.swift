@@ -14,6 +14,7 @@ public struct Node: Sendable {
         guard image.contains(ref, 8) else {
             throw .corrupt(offset: ref, reason: "ref \(hex(ref)) points outside the file (\(image.count) bytes)")
         }
+        try image.ensure(ref, 8)                      // an encrypted file's page(s), §14
         let flags = image.rawU8(ref + 4)
         let count = Int(image.rawU8(ref + 5)) << 16 | Int(image.rawU8(ref + 6)) << 8 | Int(image.rawU8(ref + 7))
         let header = NodeHeader(flags: flags, count: count)
@@ -27,6 +28,8 @@ public struct Node: Sendable {
         guard image.contains(ref + 8, extent) else {
             throw .corrupt(offset: ref, reason: "node of \(extent) payload bytes runs past the end of the file")
         }
+        // Every page the node spans is decrypted before anyone gets a view into it.
+        try image.ensure(ref + 8, extent)
         self.image = image
         self.ref = ref
         self.header = header

@@ -1,4 +1,5 @@
 import Foundation
+import RealmFormat
 import RealmTestSupport
 import XCTest
 
@@ -89,6 +90,51 @@ final class EncryptionTests: XCTestCase {
         let run = realmsh("export", "--key-file", keyFile, truncated)
         XCTAssertEqual(run.code, 65, run.stderr)
         XCTAssertTrue(run.stdout.isEmpty)
+    }
+
+    /// An encrypted copy of a 180-page fixture, made with `encrypt`.
+    private func encryptedCopy(in dir: String) -> String {
+        let out = dir + "/lazy.realm"
+        let run = realmsh("encrypt", "--key-file", keyFile, "-o", out, Fixtures.path("public/core__test_upgrade_database_1000_24.realm"))
+        XCTAssertEqual(run.code, 0, run.stderr)
+        return out
+    }
+
+    /// Issue #16: pages are decrypted when first read, not all on open; reading everything
+    /// (the export) then gives the plain file's dump.
+    func testOpeningAnEncryptedFileDecryptsOnlyThePagesItReads() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = encryptedCopy(in: dir)
+        let snapshot = try Snapshot(path: path, key: EncryptionKey(file: keyFile))
+        let total = (snapshot.image.count + 4095) / 4096
+        let opened = try XCTUnwrap(snapshot.image.decryptedPageCount)
+        XCTAssertGreaterThanOrEqual(opened, 1, "page 0 (the header) is read on open")
+        XCTAssertLessThan(opened, total / 4, "\(opened) of \(total) pages decrypted by opening alone")
+        XCTAssertNil(try Snapshot(path: Fixtures.path("realm-core/basic.realm")).image.decryptedPageCount)
+        let plain = realmsh("export", Fixtures.path("public/core__test_upgrade_database_1000_24.realm"))
+        let lazy = realmsh("export", "--key-file", keyFile, path)
+        XCTAssertEqual(lazy.code, 0, lazy.stderr)
+        XCTAssertEqual(lazy.stdout, plain.stdout)
+    }
+
+    /// A damaged page that opening does not read: `info` still works, and the read that first
+    /// touches the page (the export) stops with a corrupt-file error naming the file and the
+    /// page, exit 65, no trap and no partial claim of a wrong key.
+    func testADamagedPageReadOnlyLazilyFailsCleanlyWhenTouched() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: encryptedCopy(in: dir)))
+        let page = 90                                  // a data page among the tables' leaves
+        bytes[page * 4096 + (page / 64 + 1) * 4096 + 100] ^= 0x5A
+        let path = dir + "/damaged.realm"
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let info = realmsh("info", "--key-file", keyFile, path)
+        XCTAssertEqual(info.code, 0, "opening does not read page \(page): \(info.stderr)")
+        let run = realmsh("export", "--key-file", keyFile, path)
+        XCTAssertEqual(run.code, 65, run.stderr)
+        XCTAssertTrue(run.stderr.contains(path), run.stderr)
+        XCTAssertTrue(run.stderr.contains("encrypted page \(page) fails its HMAC check"), run.stderr)
     }
 
     func testOldPageLayoutDecryptsToAFormatNineHeader() throws {

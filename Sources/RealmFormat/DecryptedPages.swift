@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// The page table of an encrypted file opened for reading (realm-format.md §14): the logical
+/// image is a zero-filled anonymous mapping of the logical size, reserved on open, whose 4096-byte
+/// pages are decrypted (HMAC checked first, §14.5) the first time a read touches them and stay
+/// where they are for the storage's life, so views that readers hold into them stay valid.
+/// Untouched pages cost no memory; nothing decrypted is ever written to a file.
+///
+/// `ByteImage` calls `ensure` before it hands out any byte: `Node.init` for a node's whole
+/// extent, and its checked reads. Thread-safe: the leaf pipeline reads a snapshot from a second
+/// thread; a page's state is published with release/acquire, decryption runs under a lock.
+final class DecryptedPages: @unchecked Sendable {
+    // @unchecked: `logical` is written only under `cipher`'s lock, each page once, before its
+    // state is published; readers read a page only after they have seen it published.
+    private let raw: ByteImage
+    private let logical: UnsafeMutableRawBufferPointer
+    private let state: UnsafeMutablePointer<Atomic<UInt8>>
+    private let pageCount: Int
+    private let cipher: Mutex<PageCipher>
+
+    /// Reserves the logical image of `raw` (nothing decrypted yet). Nil if the mapping fails.
+    init?(raw: ByteImage, logicalSize: Int, key: EncryptionKey) {
+        let size = max(logicalSize, 1)
+        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+              base != MAP_FAILED else { return nil }
+        self.raw = raw
+        logical = UnsafeMutableRawBufferPointer(start: base, count: logicalSize)
+        pageCount = (logicalSize + PageCipher.pageSize - 1) / PageCipher.pageSize
+        state = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: max(pageCount, 1))
+        for i in 0..<pageCount { (state + i).initialize(to: Atomic<UInt8>(0)) }
+        cipher = Mutex(PageCipher(key: key))
+    }
+
+    deinit {
+        state.deinitialize(count: pageCount)
+        state.deallocate()
+        // The mapping itself belongs to the `ByteStorage` made over `bytes` (it unmaps it).
+    }
+
+    /// The logical image, for the `ByteStorage` that owns the mapping.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(logical) }
+
+    /// How many pages have been decrypted so far (tests pin that opening is lazy).
+    var decryptedPages: Int {
+        (0..<pageCount).reduce(0) { $0 + (state[$1].load(ordering: .acquiring) == 0 ? 0 : 1) }
+    }
+
+    /// Decrypts every page of `[offset, offset + length)` not yet decrypted. The caller has
+    /// checked that the range lies inside the image.
+    @inline(__always)
+    func ensure(_ offset: Int, _ length: Int) throws(FormatError) {
+        guard length > 0 else { return }
+        let first = offset >> 12, last = (offset + length - 1) >> 12
+        var i = first
+        while i <= last {
+            if state[i].load(ordering: .acquiring) == 0 { try decrypt(page: i) }
+            i += 1
+        }
+    }
+
+    private func decrypt(page i: Int) throws(FormatError) {
+        let result: Result<Void, FormatError> = cipher.withLock { cipher in
+            if state[i].load(ordering: .acquiring) != 0 { return .success(()) }
+            do throws(FormatError) {
+                let start = i * PageCipher.pageSize
+                let length = min(PageCipher.pageSize, logical.count - start)
+                try EncryptedFile.decryptPage(i, of: raw, cipher: &cipher,
+                                              into: UnsafeMutableRawBufferPointer(rebasing: logical[start..<(start + length)]))
+            } catch {
+                return .failure(error)
+            }
+            state[i].store(1, ordering: .releasing)
+            return .success(())
+        }
+        try result.get()
+    }
+}
