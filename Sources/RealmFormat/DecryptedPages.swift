@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
 
 /// The page table of an encrypted file opened for reading (realm-format.md §14): the logical
@@ -25,11 +20,9 @@ final class DecryptedPages: @unchecked Sendable {
 
     /// Reserves the logical image of `raw` (nothing decrypted yet). Nil if the mapping fails.
     init?(raw: ByteImage, logicalSize: Int, key: EncryptionKey) {
-        let size = max(logicalSize, 1)
-        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
-              base != MAP_FAILED else { return nil }
+        guard let reserved = Platform.reserveZeroed(logicalSize) else { return nil }
         self.raw = raw
-        logical = UnsafeMutableRawBufferPointer(start: base, count: logicalSize)
+        logical = reserved
         pageCount = (logicalSize + PageCipher.pageSize - 1) / PageCipher.pageSize
         state = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: max(pageCount, 1))
         for i in 0..<pageCount { (state + i).initialize(to: Atomic<UInt8>(0)) }

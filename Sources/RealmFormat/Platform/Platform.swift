@@ -27,6 +27,15 @@ public enum Platform {
         return ByteStorage(mapped: UnsafeRawBufferPointer(start: base, count: size))
     }
 
+    /// `size` bytes of zero-filled anonymous memory, reserved but not committed: pages cost
+    /// memory only once written (an encrypted file's logical image, `DecryptedPages`). Freed by
+    /// `unmap`. Nil when the mapping fails.
+    static func reserveZeroed(_ size: Int) -> UnsafeMutableRawBufferPointer? {
+        guard size > 0, let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+              base != MAP_FAILED else { return nil }
+        return UnsafeMutableRawBufferPointer(start: base, count: size)
+    }
+
     static func unmap(_ buffer: UnsafeRawBufferPointer) {
         if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
     }
