@@ -71,6 +71,27 @@ struct LegacyColumnReader {
         return out
     }
 
+    /// `ints` made straight into cells (`make` of each value, `.null` for a null): one array
+    /// per column instead of an array of optionals mapped into a second one.
+    func intCells(_ root: Int, nullable: Bool, _ make: (Int64) -> Value) throws(FormatError) -> [Value] {
+        var out = [Value]()
+        try forEachLeaf(root) { leaf throws(FormatError) in
+            guard leaf.header.widthType == .bits else { throw corrupt(leaf.ref, "integer leaf is not an integer array") }
+            out.reserveCapacity(out.count + leaf.count)
+            if nullable {
+                guard leaf.count >= 1 else { return }       // no marker, no values (`verify` reports it)
+                let marker = leaf.int(0)
+                for i in 1..<leaf.count {
+                    let v = leaf.int(i)
+                    out.append(v == marker ? .null : make(v))
+                }
+            } else {
+                for i in 0..<leaf.count { out.append(make(leaf.int(i))) }
+            }
+        }
+        return out
+    }
+
     func plainInts(_ root: Int) throws(FormatError) -> [Int64] {
         var out = [Int64]()
         try forEachLeaf(root) { leaf throws(FormatError) in
@@ -108,6 +129,26 @@ struct LegacyColumnReader {
         }
         if !nullable {
             for i in out.indices where out[i] == nil { out[i] = [] }
+        }
+        return out
+    }
+
+    /// `strings` made straight into cells, leaf by leaf (a null in a column that is not
+    /// nullable reads as "", as there).
+    func stringCells(_ root: Int, nullable: Bool) throws(FormatError) -> [Value] {
+        var out = [Value]()
+        let missing: Value = nullable ? .null : .string([])
+        try forEachLeaf(root) { leaf throws(FormatError) in
+            let strings: [[UInt8]?]
+            if leaf.hasRefs && !leaf.context {
+                strings = try mediumStrings(leaf)
+            } else if !leaf.hasRefs && leaf.header.widthType != .multiply {
+                throw corrupt(leaf.ref, "string leaf is neither a short, a medium nor a big string array")
+            } else {
+                strings = try source.decodeStrings(leaf.ref, nullable: true)
+            }
+            out.reserveCapacity(out.count + strings.count)
+            for s in strings { out.append(s.map(Value.string) ?? missing) }
         }
         return out
     }

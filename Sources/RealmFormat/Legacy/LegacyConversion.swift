@@ -349,7 +349,12 @@ struct LegacyConversion {
             let roots = plan.rowSources.map { $0.root(of: column.source) }
             var values = [Value]()
             if !roots.isEmpty, roots.allSatisfy({ $0 != nil }), !moved || isLink {
-                for root in roots { values += try cells(reader, column, root: root!) }
+                // One columns array (a table's own rows) gives the column as it is, uncopied.
+                if roots.count == 1 {
+                    values = try cells(reader, column, root: roots[0]!)
+                } else {
+                    for root in roots { values += try cells(reader, column, root: root!) }
+                }
             } else if n == 0 {
                 values = []
             } else if let cluster {
@@ -421,9 +426,9 @@ struct LegacyConversion {
     func scalarCells(_ reader: LegacyColumnReader, _ c: LegacySpec.Column, root: Int) throws(FormatError) -> [Value] {
         switch c.type {
         case .int:
-            return try reader.ints(root, nullable: c.isNullable).map { $0.map(Value.int) ?? .null }
+            return try reader.intCells(root, nullable: c.isNullable) { .int($0) }
         case .bool:
-            return try reader.ints(root, nullable: c.isNullable).map { $0.map { .bool($0 != 0) } ?? .null }
+            return try reader.intCells(root, nullable: c.isNullable) { .bool($0 != 0) }
         case .float:
             return try reader.floats(root, type: .float)
         case .double:
@@ -432,15 +437,13 @@ struct LegacyConversion {
             if let keys = c.enumKeysRef {
                 return try reader.enumeratedStrings(root, keys: keys, nullable: c.isNullable).map { $0.map(Value.string) ?? .null }
             }
-            return try reader.strings(root, nullable: c.isNullable).map { $0.map(Value.string) ?? .null }
+            return try reader.stringCells(root, nullable: c.isNullable)
         case .stringEnum:
             return try reader.enumeratedStrings(root, keys: c.enumKeysRef!, nullable: c.isNullable).map { $0.map(Value.string) ?? .null }
         case .binary:
             return try reader.binaries(root, nullable: c.isNullable).map { $0.map(Value.binary) ?? .null }
         case .dateTime:
-            return try reader.ints(root, nullable: c.isNullable).map { s in
-                s.map { .timestamp(Timestamp(seconds: $0, nanoseconds: 0)) } ?? .null
-            }
+            return try reader.intCells(root, nullable: c.isNullable) { .timestamp(Timestamp(seconds: $0, nanoseconds: 0)) }
         case .timestamp:
             let zero = Timestamp(seconds: 0, nanoseconds: 0)
             return try reader.timestamps(root).map { t in t.map(Value.timestamp) ?? (c.isNullable ? .null : .timestamp(zero)) }
