@@ -77,7 +77,6 @@ struct LegacyColumnReader {
         var out = [Value]()
         try forEachLeaf(root) { leaf throws(FormatError) in
             guard leaf.header.widthType == .bits else { throw corrupt(leaf.ref, "integer leaf is not an integer array") }
-            out.reserveCapacity(out.count + leaf.count)
             if nullable {
                 guard leaf.count >= 1 else { return }       // no marker, no values (`verify` reports it)
                 let marker = leaf.int(0)
@@ -147,7 +146,6 @@ struct LegacyColumnReader {
             } else {
                 strings = try source.decodeStrings(leaf.ref, nullable: true)
             }
-            out.reserveCapacity(out.count + strings.count)
             for s in strings { out.append(s.map(Value.string) ?? missing) }
         }
         return out
