@@ -54,27 +54,17 @@ struct LegacyColumnReader {
 
     /// Integer leaves; a nullable column's leaves each start with the value that means null.
     func ints(_ root: Int, nullable: Bool) throws(FormatError) -> [Int64?] {
-        var out = [Int64?]()
-        try forEachLeaf(root) { leaf throws(FormatError) in
-            guard leaf.header.widthType == .bits else { throw corrupt(leaf.ref, "integer leaf is not an integer array") }
-            if nullable {
-                guard leaf.count >= 1 else { return }       // no marker, no values (`verify` reports it)
-                let marker = leaf.int(0)
-                for i in 1..<leaf.count {
-                    let v = leaf.int(i)
-                    out.append(v == marker ? nil : v)
-                }
-            } else {
-                for i in 0..<leaf.count { out.append(leaf.int(i)) }
-            }
-        }
-        return out
+        try ints(root, nullable: nullable, null: nil) { $0 }
     }
 
     /// `ints` made straight into cells (`make` of each value, `.null` for a null): one array
     /// per column instead of an array of optionals mapped into a second one.
     func intCells(_ root: Int, nullable: Bool, _ make: (Int64) -> Value) throws(FormatError) -> [Value] {
-        var out = [Value]()
+        try ints(root, nullable: nullable, null: .null, make)
+    }
+
+    private func ints<T>(_ root: Int, nullable: Bool, null: T, _ make: (Int64) -> T) throws(FormatError) -> [T] {
+        var out = [T]()
         try forEachLeaf(root) { leaf throws(FormatError) in
             guard leaf.header.widthType == .bits else { throw corrupt(leaf.ref, "integer leaf is not an integer array") }
             if nullable {
@@ -82,7 +72,7 @@ struct LegacyColumnReader {
                 let marker = leaf.int(0)
                 for i in 1..<leaf.count {
                     let v = leaf.int(i)
-                    out.append(v == marker ? .null : make(v))
+                    out.append(v == marker ? null : make(v))
                 }
             } else {
                 for i in 0..<leaf.count { out.append(make(leaf.int(i))) }
