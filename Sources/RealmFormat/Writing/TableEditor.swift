@@ -26,6 +26,9 @@ public final class TableEditor {
     public let primaryKeyColumn: Int?
 
     static let leafCapacity = 256
+    /// Whether `finish()` keeps an updated leaf's committed keys array by ref (the fast path);
+    /// tests turn it off to compare with the general path, which encodes the keys again.
+    nonisolated(unsafe) static var keepsUnchangedKeys = true
     /// A removal of at least this many objects, and of a third of the table, rebuilds indexes.
     static let rebuildIndexesFrom = 1024
     /// Realm merges a leaf below 128 objects with its right sibling when both fit in 192 (§8.3).
@@ -116,8 +119,14 @@ public final class TableEditor {
         if let root = table.clusterRef {
             try ClusterTree(snapshot: transaction.snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
                 var keys = [Int64]()
-                keys.reserveCapacity(leaf.count)
-                for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) }
+                if leaf.keys == nil {
+                    // Compact form (§8.2): keys base + 0 ..< count, ascending by construction.
+                    let base = Int64(bitPattern: leaf.baseKey)
+                    keys = (0..<Int64(leaf.count)).map { base &+ $0 }
+                } else {
+                    keys.reserveCapacity(leaf.count)
+                    for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) }
+                }
                 for i in keys.indices.dropFirst() where keys[i] <= keys[i - 1] {
                     throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster keys are not ascending")
                 }
@@ -478,8 +487,15 @@ public final class TableEditor {
         if let ref = leaf.originalRef, !leaf.isChanged { return .ref(ref) }
         let width = (columns.map { $0.key.leafIndex }.max() ?? -1) + 2
         let node = MutableNode(integers: [Int64](repeating: 0, count: max(width, leaf.originalSlots.count)), hasRefs: true)
-        TableEncoder.setKeys(leaf.keys.map { $0 - leaf.base }, of: node)
-        if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
+        if Self.keepsUnchangedKeys, leaf.originalRef != nil, !leaf.keysChanged, let committed = leaf.originalSlots.first {
+            // The same objects under the same offset (an update): the committed keys array, or
+            // the compact form's tagged count, stays as it is (§8.2) — no re-encoding, and the
+            // old top ref still reaches the very same array (it is shared, not released).
+            node[0] = committed
+        } else {
+            TableEncoder.setKeys(leaf.keys.map { $0 - leaf.base }, of: node)
+            if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
+        }
         for (c, column) in columns.enumerated() {
             let slot = 1 + column.key.leafIndex
             let original = leaf.originalColumnRef(column.key.leafIndex)
