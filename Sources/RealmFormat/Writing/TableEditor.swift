@@ -40,6 +40,8 @@ public final class TableEditor {
     private var leaves: [ClusterLeafEdit]
     /// Committed leaves that left the tree (emptied or merged away).
     private var droppedLeaves: [ClusterLeafEdit] = []
+    /// The answer of the last `leafIndex` search (a hint, checked before it is used).
+    private var lastLeafIndex = 0
     private var sequenceNumber: UInt64
     /// Objects in the committed table: none means its indexes hold no entries either.
     private var committedObjectCount = 0
@@ -692,6 +694,17 @@ public final class TableEditor {
 
     /// The leaf whose key range holds `key`: the last one with base ≤ key (§8.4).
     private func leafIndex(for key: Int64) -> Int {
+        // The leaf of the previous lookup, when it is still the answer (an update reads and
+        // sets one object, then usually the next in the same leaf); checked against the
+        // leaves as they are now, so changes to the leaves cannot make it wrong.
+        let last = lastLeafIndex
+        if last < leaves.count, leaves[last].base <= key, last + 1 == leaves.count || leaves[last + 1].base > key { return last }
+        let found = searchLeafIndex(for: key)
+        lastLeafIndex = found
+        return found
+    }
+
+    private func searchLeafIndex(for key: Int64) -> Int {
         var lo = 0, hi = leaves.count
         while lo < hi {
             let mid = (lo + hi) / 2
