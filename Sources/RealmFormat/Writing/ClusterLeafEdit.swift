@@ -69,8 +69,19 @@ final class ClusterLeafEdit {
 
     /// Row of `key`, nil when absent.
     func row(of key: Int64) -> Int? {
-        let i = lowerBound(key)
-        return i < keys.count && keys[i] == key ? i : nil
+        keys.withUnsafeBufferPointer { keys in
+            // Compact-form leaves (§8.2), and general ones without gaps before `key`, hold
+            // it at `key - base`: one compare instead of a binary search per lookup (an
+            // update reads and sets each object, several lookups each).
+            let guess = key &- base
+            if guess >= 0, guess < Int64(keys.count), keys[Int(guess)] == key { return Int(guess) }
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < keys.count && keys[lo] == key ? lo : nil
+        }
     }
 
     /// First row from `start` on whose key is ≥ `key`.

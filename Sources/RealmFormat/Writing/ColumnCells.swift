@@ -328,6 +328,18 @@ struct ColumnCells {
         case .doubles:
             let node = try snapshot.fixedWidth(ref, width: 8, what: "double")
             try check(node.count)
+            #if _endian(little)
+            if keep == nil {
+                // All rows: the leaf's 8-byte little-endian elements (§9.3) are the cells' bit
+                // patterns as they are, one copy (an update of one double column per leaf).
+                let bytes = node.image.rawSlice(node.payload, 8 * node.count)
+                cells.doubles = [UInt64](unsafeUninitializedCapacity: node.count) { buffer, initialized in
+                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+                    initialized = node.count
+                }
+                break
+            }
+            #endif
             cells.doubles.reserveCapacity(node.count)
             for i in 0..<node.count where keep?[i] ?? true { cells.doubles.append(node.u64(at: 8 * i)) }
         case .strings:
@@ -391,9 +403,13 @@ struct ColumnCells {
             return MutableNode(integers: integers)
         case .doubles:
             if case .double(nullable: false) = kind, doubles.contains(Snapshot.doubleNull) { throw LeafEncoder.nullInRequired(.double) }
+            #if _endian(little)
+            let payload = doubles.withUnsafeBytes { [UInt8]($0) }
+            #else
             var payload = [UInt8]()
             payload.reserveCapacity(8 * doubles.count)
             for bits in doubles { withUnsafeBytes(of: bits.littleEndian) { payload.append(contentsOf: $0) } }
+            #endif
             return MutableNode(bytes: payload, width: doubles.isEmpty ? 0 : 8, count: doubles.count)
         case .strings:
             if case .string(nullable: false) = kind, strings.nulls.contains(true) { throw LeafEncoder.nullInRequired(.string) }

@@ -26,6 +26,9 @@ public final class TableEditor {
     public let primaryKeyColumn: Int?
 
     static let leafCapacity = 256
+    /// Whether `finish()` keeps an updated leaf's committed keys array by ref (the fast path);
+    /// tests turn it off to compare with the general path, which encodes the keys again.
+    nonisolated(unsafe) static var keepsUnchangedKeys = true
     /// A removal of at least this many objects, and of a third of the table, rebuilds indexes.
     static let rebuildIndexesFrom = 1024
     /// Realm merges a leaf below 128 objects with its right sibling when both fit in 192 (§8.3).
@@ -37,6 +40,8 @@ public final class TableEditor {
     private var leaves: [ClusterLeafEdit]
     /// Committed leaves that left the tree (emptied or merged away).
     private var droppedLeaves: [ClusterLeafEdit] = []
+    /// The answer of the last `leafIndex` search (a hint, checked before it is used).
+    private var lastLeafIndex = 0
     private var sequenceNumber: UInt64
     /// Objects in the committed table: none means its indexes hold no entries either.
     private var committedObjectCount = 0
@@ -116,8 +121,14 @@ public final class TableEditor {
         if let root = table.clusterRef {
             try ClusterTree(snapshot: transaction.snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
                 var keys = [Int64]()
-                keys.reserveCapacity(leaf.count)
-                for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) }
+                if leaf.keys == nil {
+                    // Compact form (§8.2): keys base + 0 ..< count, ascending by construction.
+                    let base = Int64(bitPattern: leaf.baseKey)
+                    keys = (0..<Int64(leaf.count)).map { base &+ $0 }
+                } else {
+                    keys.reserveCapacity(leaf.count)
+                    for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) }
+                }
                 for i in keys.indices.dropFirst() where keys[i] <= keys[i - 1] {
                     throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster keys are not ascending")
                 }
@@ -478,8 +489,15 @@ public final class TableEditor {
         if let ref = leaf.originalRef, !leaf.isChanged { return .ref(ref) }
         let width = (columns.map { $0.key.leafIndex }.max() ?? -1) + 2
         let node = MutableNode(integers: [Int64](repeating: 0, count: max(width, leaf.originalSlots.count)), hasRefs: true)
-        TableEncoder.setKeys(leaf.keys.map { $0 - leaf.base }, of: node)
-        if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
+        if Self.keepsUnchangedKeys, leaf.originalRef != nil, !leaf.keysChanged, let committed = leaf.originalSlots.first {
+            // The same objects under the same offset (an update): the committed keys array, or
+            // the compact form's tagged count, stays as it is (§8.2) — no re-encoding, and the
+            // old top ref still reaches the very same array (it is shared, not released).
+            node[0] = committed
+        } else {
+            TableEncoder.setKeys(leaf.keys.map { $0 - leaf.base }, of: node)
+            if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
+        }
         for (c, column) in columns.enumerated() {
             let slot = 1 + column.key.leafIndex
             let original = leaf.originalColumnRef(column.key.leafIndex)
@@ -676,6 +694,17 @@ public final class TableEditor {
 
     /// The leaf whose key range holds `key`: the last one with base ≤ key (§8.4).
     private func leafIndex(for key: Int64) -> Int {
+        // The leaf of the previous lookup, when it is still the answer (an update reads and
+        // sets one object, then usually the next in the same leaf); checked against the
+        // leaves as they are now, so changes to the leaves cannot make it wrong.
+        let last = lastLeafIndex
+        if last < leaves.count, leaves[last].base <= key, last + 1 == leaves.count || leaves[last + 1].base > key { return last }
+        let found = searchLeafIndex(for: key)
+        lastLeafIndex = found
+        return found
+    }
+
+    private func searchLeafIndex(for key: Int64) -> Int {
         var lo = 0, hi = leaves.count
         while lo < hi {
             let mid = (lo + hi) / 2
