@@ -62,7 +62,7 @@ final class DecryptedPages: @unchecked Sendable {
             do throws(FormatError) {
                 let start = i * PageCipher.pageSize
                 let length = min(PageCipher.pageSize, logical.count - start)
-                try EncryptedFile.decryptPage(i, of: raw, cipher: &cipher,
+                try EncryptedFile.decryptPage(i, of: raw, cipher: cipher,
                                               into: UnsafeMutableRawBufferPointer(rebasing: logical[start..<(start + length)]))
             } catch {
                 return .failure(error)

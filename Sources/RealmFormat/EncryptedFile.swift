@@ -45,9 +45,14 @@ public enum EncryptedFile {
     /// Decrypts data page `i` of `raw` into `out` (the page's logical bytes, `out.count` ≤ 4096)
     /// after checking its HMAC against the IV entry's two pairs (§14.5). A page never written
     /// (iv1 = 0) or truncated and regrown (all zeros) is left as zeros.
-    static func decryptPage(_ i: Int, of raw: ByteImage, cipher: inout PageCipher, into out: UnsafeMutableRawBufferPointer) throws(FormatError) {
-        let entry = try raw.copy(ivEntryOffset(i), 64)
-        let iv1 = u32(entry, 0), iv2 = u32(entry, 32)
+    static func decryptPage(_ i: Int, of raw: ByteImage, cipher: PageCipher, into out: UnsafeMutableRawBufferPointer) throws(FormatError) {
+        let entryOffset = ivEntryOffset(i)
+        guard raw.contains(entryOffset, 64) else {
+            throw .corrupt(offset: entryOffset, reason: "the IV table entry of encrypted page \(i) is cut short (file truncated)")
+        }
+        let entry = raw.rawSlice(entryOffset, 64)
+        let iv1 = entry.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian
+        let iv2 = entry.loadUnaligned(fromByteOffset: 32, as: UInt32.self).littleEndian
         if iv1 == 0 { return }                        // never written: free space only
         let position = dataOffset(i)
         guard raw.contains(position, page) else {
@@ -55,11 +60,17 @@ public enum EncryptedFile {
             throw .corrupt(offset: position, reason: "encrypted page \(i) is cut short (file truncated)")
         }
         let data = raw.rawSlice(position, page)
-        let mac = cipher.hmac(data)
+        var mac = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))   // 32 bytes, 28 used
+        let macOK = withUnsafeMutableBytes(of: &mac) { cipher.hmac(data, into: $0) }
+        func matches(_ at: Int) -> Bool {
+            macOK && withUnsafeBytes(of: mac) { m in
+                m[0..<PageCipher.macSize].elementsEqual(entry[at..<(at + PageCipher.macSize)])
+            }
+        }
         var iv: UInt32
-        if mac[...] == entry[4..<32] {
+        if matches(4) {
             iv = iv1
-        } else if iv2 != 0, mac[...] == entry[36..<64] {
+        } else if iv2 != 0, matches(36) {
             iv = iv2                                  // a rewrite was interrupted: use the previous pair
         } else if data.allSatisfy({ $0 == 0 }) {
             return                                    // truncated and regrown: zeros
@@ -71,22 +82,17 @@ public enum EncryptedFile {
             // Page 0 authenticated with this key, so this page was altered or damaged.
             throw .corrupt(offset: position, reason: "encrypted page \(i) fails its HMAC check (damaged page)")
         }
-        var aesIV = [UInt8](repeating: 0, count: 16)
-        withUnsafeBytes(of: iv.littleEndian) { aesIV.replaceSubrange(0..<4, with: $0) }
-        withUnsafeBytes(of: Int64(i * page).littleEndian) { aesIV.replaceSubrange(4..<12, with: $0) }
-        let ok: Bool
-        if out.count == page {
-            ok = cipher.crypt(data, into: out, iv: aesIV, encrypt: false)
-        } else {
+        // §14.3: the AES IV is the 4-byte iv counter followed by the page's logical position.
+        var aesIV = (iv.littleEndian, UInt32(0), UInt32(0), UInt32(0))
+        withUnsafeMutableBytes(of: &aesIV) { $0.storeBytes(of: Int64(i * page).littleEndian, toByteOffset: 4, as: Int64.self) }
+        let ok = withUnsafeBytes(of: aesIV) { ivBytes -> Bool in
+            if out.count == page { return cipher.crypt(data, into: out, iv: ivBytes, encrypt: false) }
             var plain = [UInt8](repeating: 0, count: page)
-            ok = plain.withUnsafeMutableBytes { cipher.crypt(data, into: $0, iv: aesIV, encrypt: false) }
+            let done = plain.withUnsafeMutableBytes { cipher.crypt(data, into: $0, iv: ivBytes, encrypt: false) }
             plain.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<out.count])) }
+            return done
         }
         guard ok else { throw .corrupt(offset: position, reason: "libcrypto could not decrypt page \(i)") }
-    }
-
-    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
     }
 
     /// Encrypts a whole logical file as a new encrypted file (§14.6 "new file"): every data

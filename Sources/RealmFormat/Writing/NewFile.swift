@@ -45,19 +45,16 @@ public enum NewFile {
         return out
     }
 
-    /// Lays `node` and everything below it out at the end of `out`, children first; returns its ref.
-    /// Subtrees still on disk (unloaded refs) cannot be serialized here: every child must be in memory.
+    /// Lays `node` and everything below it out at the end of `out` (`NodeLayout`'s order,
+    /// children first); returns its ref. Subtrees still on disk (unloaded refs) cannot be
+    /// serialized here: every child must be in memory.
     @discardableResult
     public static func serialize(_ node: MutableNode, into out: inout [UInt8]) -> Int64 {
-        var slots = node.integers
-        if node.hasRefs {
-            for i in 0..<slots.count {
-                if let child = node.loadedChild(i) { slots[i] = serialize(child, into: &out) }
-            }
+        NodeLayout.lay(node, existing: { _ in nil }) { n, slots in
+            let ref = out.count
+            n.encode(slots: slots, into: &out)
+            return Int64(ref)
         }
-        let ref = out.count
-        node.encode(slots: slots, into: &out)
-        return Int64(ref)
     }
 }
 

@@ -139,25 +139,21 @@ public final class WriteTransaction {
         top.setTagged(6, Int64(newVersion))
 
         var writes: [(Int, [UInt8])] = []
-        // Children first (post-order), each into reusable space or past the end.
-        func write(_ node: MutableNode) throws(FormatError) -> Int64 {
-            if !node.needsWrite, let ref = node.originalRef { return Int64(ref) }
-            var slots = node.integers
-            if node.hasRefs {
-                for i in 0..<slots.count {
-                    if let child = node.loadedChild(i) { slots[i] = try write(child) }
-                }
+        // Children first, in `NodeLayout`'s order, each into reusable space or past the end;
+        // unchanged subtrees keep their refs.
+        func write(_ node: MutableNode) -> Int64 {
+            NodeLayout.lay(node, existing: { n in n.needsWrite ? nil : n.originalRef.map(Int64.init) }) { n, slots in
+                let bytes = n.encoded(slots: slots)
+                let ref = allocator.allocate(bytes.count)
+                writes.append((ref, bytes))
+                if let original = n.originalRef { release(original, n.originalSize) }
+                return Int64(ref)
             }
-            let bytes = node.encoded(slots: slots)
-            let ref = allocator.allocate(bytes.count)
-            writes.append((ref, bytes))
-            if let original = node.originalRef { release(original, node.originalSize) }
-            return Int64(ref)
         }
         // The top array itself is written last, with the free lists (below).
         var topSlots = top.integers
         for i in 0..<topSlots.count where i != 3 && i != 4 && i != 5 {
-            if let child = top.loadedChild(i) { topSlots[i] = try write(child) }
+            if let child = top.loadedChild(i) { topSlots[i] = write(child) }
         }
         if let original = top.originalRef { release(original, top.originalSize) }
 
