@@ -6,13 +6,15 @@ import Glibc
 ///
 /// Subcommands are dispatched here; each lives in its own file (query: QueryWorkloads.swift,
 /// write: WriteWorkloads.swift, sqlite-export: ExportWorkload.swift, browse: BrowseWorkloads.swift,
-/// legacy: LegacyWorkloads.swift, profile: Profile.swift).
+/// legacy: LegacyWorkloads.swift, process: ProcessWorkloads.swift, profile: Profile.swift).
 let usage = """
     usage: realmsh-bench query [--rows N] [--runs K] [--work DIR] [--only 2,3a,3b,4,4b,4c,4d,5,5b,6,7,8,8b,9] [--strings plain|enumerated]
            realmsh-bench write [--rows N] [--runs K] [--work DIR] [--only 1b,9,10,11]
            realmsh-bench sqlite-export [--rows N] [--runs K] [--work DIR]
            realmsh-bench browse [--rows N] [--runs K] [--work DIR]
            realmsh-bench legacy [--rows N] [--runs K] [--work DIR]   (a format-9 file of N rows: open, export)
+           realmsh-bench process --realmsh PATH [--rows N] [--runs K] [--work DIR]
+                      (new processes: 2, 5, 12 plain and encrypted, CLI import; wall, CPU, peak RSS)
            realmsh-bench profile --file F (--query RQL | --mode lookups) [--mode count|run-count|rows|lookups] [--runs K]
       --rows N    objects (default 1000000; §5's expected results are checked only then)
       --runs K    timed runs per contender after one warm-up (default 11 for query, 5 for write)
@@ -75,6 +77,13 @@ do {
     case "browse":
         let s = settings(defaultRuns: 11)
         try BrowseWorkloads(rows: s.rows, runs: s.runs, work: work).run()
+    case "process":
+        let s = settings(defaultRuns: 11)
+        guard let binary = options["realmsh"] else {
+            print(usage)
+            exit(64)
+        }
+        try ProcessWorkloads(rows: s.rows, runs: s.runs, work: work, realmsh: binary).run()
     case "legacy":
         let s = settings(defaultRuns: 11)
         try LegacyWorkloads(rows: s.rows, runs: s.runs, work: work).run()
