@@ -16,7 +16,19 @@ final class DecryptedPages: @unchecked Sendable {
     private let logical: UnsafeMutableRawBufferPointer
     private let state: UnsafeMutablePointer<Atomic<UInt8>>
     private let pageCount: Int
-    private let cipher: Mutex<PageCipher>
+    private let cipher: Mutex<Decryptor>
+
+    /// What decryption holds under the lock: the file's one cipher, and which chunks of the
+    /// logical image are committed already.
+    private struct Decryptor: ~Copyable {
+        let cipher: PageCipher
+        var committed: [Bool]
+    }
+
+    /// The logical image is committed 16 pages (64 KB) at a time, with one `madvise` instead of
+    /// a page fault per page (anonymous memory has no fault-around). Column leaves lie side by
+    /// side in files realmsh writes (`NodeLayout`), so a scan decrypts runs of pages.
+    static let chunkPages = 16
 
     /// Reserves the logical image of `raw` (nothing decrypted yet). Nil if the mapping fails.
     init?(raw: ByteImage, logicalSize: Int, key: EncryptionKey) {
@@ -26,7 +38,8 @@ final class DecryptedPages: @unchecked Sendable {
         pageCount = (logicalSize + PageCipher.pageSize - 1) / PageCipher.pageSize
         state = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: max(pageCount, 1))
         for i in 0..<pageCount { (state + i).initialize(to: Atomic<UInt8>(0)) }
-        cipher = Mutex(PageCipher(key: key))
+        let chunks = (pageCount + Self.chunkPages - 1) / Self.chunkPages
+        cipher = Mutex(Decryptor(cipher: PageCipher(key: key), committed: [Bool](repeating: false, count: chunks)))
     }
 
     deinit {
@@ -57,12 +70,19 @@ final class DecryptedPages: @unchecked Sendable {
     }
 
     private func decrypt(page i: Int) throws(FormatError) {
-        let result: Result<Void, FormatError> = cipher.withLock { cipher in
+        let result: Result<Void, FormatError> = cipher.withLock { decryptor in
             if state[i].load(ordering: .acquiring) != 0 { return .success(()) }
+            let chunk = i / Self.chunkPages
+            if !decryptor.committed[chunk] {
+                let start = chunk * Self.chunkPages * PageCipher.pageSize
+                let end = min(start + Self.chunkPages * PageCipher.pageSize, logical.count)
+                Platform.populate(UnsafeMutableRawBufferPointer(rebasing: logical[start..<end]))
+                decryptor.committed[chunk] = true
+            }
             do throws(FormatError) {
                 let start = i * PageCipher.pageSize
                 let length = min(PageCipher.pageSize, logical.count - start)
-                try EncryptedFile.decryptPage(i, of: raw, cipher: cipher,
+                try EncryptedFile.decryptPage(i, of: raw, cipher: decryptor.cipher,
                                               into: UnsafeMutableRawBufferPointer(rebasing: logical[start..<(start + length)]))
             } catch {
                 return .failure(error)

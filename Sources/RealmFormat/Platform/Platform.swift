@@ -36,6 +36,17 @@ public enum Platform {
         return UnsafeMutableRawBufferPointer(start: base, count: size)
     }
 
+    /// Commits the pages of `range` (inside a `reserveZeroed` mapping) in one call, so that
+    /// writing them afterwards takes no page fault each (Linux ≥ 5.14 `MADV_POPULATE_WRITE`;
+    /// pages already present are kept). Where the kernel cannot, nothing happens and the writes
+    /// fault as before.
+    static func populate(_ range: UnsafeMutableRawBufferPointer) {
+        #if os(Linux)
+        guard let base = range.baseAddress, range.count > 0 else { return }
+        _ = madvise(base, range.count, 23)            // MADV_POPULATE_WRITE
+        #endif
+    }
+
     static func unmap(_ buffer: UnsafeRawBufferPointer) {
         if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
     }
