@@ -84,6 +84,15 @@ final class ClusterLeafEdit {
         }
     }
 
+    /// Row of `key`, nil when absent, for the next of a run of ascending keys whose previous
+    /// one is at or before `start`: the compact-form guess first, then the rows from `start`.
+    func row(of key: Int64, from start: Int) -> Int? {
+        let guess = key &- base
+        if guess >= Int64(start), guess < Int64(keys.count), keys[Int(guess)] == key { return Int(guess) }
+        let row = Self.nextLowerBound(key, in: keys, from: start)
+        return row < keys.count && keys[row] == key ? row : nil
+    }
+
     /// First row from `start` on whose key is ≥ `key`.
     func lowerBound(_ key: Int64, from start: Int = 0) -> Int {
         Self.lowerBound(key, in: keys, from: start)
