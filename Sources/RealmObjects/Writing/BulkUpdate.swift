@@ -3,7 +3,7 @@ import RealmFormat
 /// Updating one property of many objects at once (`update --where`, `score = score + 1` for
 /// every object a query selected): the same rules and errors as `value` then `set` object by
 /// object, but every new value is computed and checked before anything is written, and a
-/// plain scalar property is changed leaf by leaf (`TableEditor.set(_:column:_:)`: one leaf
+/// plain scalar property is changed leaf by leaf (`TableEditor.update(_:column:absent:_:)`: one leaf
 /// lookup and one decode of the column per leaf, not three lookups per object). Properties
 /// with side effects (links and their backlinks, Mixed values, collections) are stored object
 /// by object after the checks, as `set` stores them.
@@ -29,32 +29,29 @@ extension RealmWriter {
         guard let column = editor.columnIndex(key: p.column.key) else {
             throw InputError(className: c.name, property: p.name, "has no column in the table")
         }
-        let present = editor.presentKeys(keys)
-        if present.count != keys.count {
-            let found = Set(present)
-            throw InputError(className: c.name, property: p.name, "no object with key \(keys.first { !found.contains($0) } ?? keys[0])")
-        }
-        let old = try editor.values(keys, column: column)
+        let absent = { (key: Int64) -> any Error in InputError(className: c.name, property: p.name, "no object with key \(key)") }
         // Plain scalars: no links, no backlinks, no set order; checked inline as `create` does.
-        let scalarType = p.collection == nil && p.type != "object" && p.column.type != .mixed ? p.column.type : nil
-        var changedKeys: [Int64] = [], newValues: [Value] = []
-        for (key, oldValue) in zip(keys, old) {
-            let value = Self.ordered(try transform(oldValue), p)
-            if let scalarType, Self.isScalar(value, scalarType, nullable: p.isOptional) {
-            } else {
-                try check(value, for: p, of: c)
+        if p.collection == nil && p.type != "object" && p.column.type != .mixed {
+            let type = p.column.type, nullable = p.isOptional
+            try editor.update(keys, column: column, absent: absent) { _, old in
+                let value = try transform(old)
+                if !Self.isScalar(value, type, nullable: nullable) { try check(value, for: p, of: c) }
+                // Unchanged values are not written, as `store` skips them.
+                return value.isIdentical(to: old) ? nil : value
             }
-            // Unchanged values are not written, as `store` skips them.
-            if value.isIdentical(to: oldValue) { continue }
-            if p.collection == .set, Self.sameElements(oldValue, value, type: p.column.type) { continue }
-            changedKeys.append(key)
-            newValues.append(value)
+            return
         }
-        if scalarType != nil {
-            try editor.set(changedKeys, column: column, newValues)
-        } else {
-            editor.willChange(column: column, objects: changedKeys.count)
-            for (key, value) in zip(changedKeys, newValues) { try store(value, p, of: c, key: key) }
+        // The rest: every new value made and checked, then stored object by object.
+        var changed: [(key: Int64, value: Value)] = []
+        try editor.update(keys, column: column, absent: absent) { i, old in
+            let value = Self.ordered(try transform(old), p)
+            try check(value, for: p, of: c)
+            if !value.isIdentical(to: old), !(p.collection == .set && Self.sameElements(old, value, type: p.column.type)) {
+                changed.append((keys[i], value))
+            }
+            return nil
         }
+        editor.willChange(column: column, objects: changed.count)
+        for (key, value) in changed { try store(value, p, of: c, key: key) }
     }
 }
