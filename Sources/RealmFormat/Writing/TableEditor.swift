@@ -127,24 +127,29 @@ public final class TableEditor {
         objectCount = 0
         if let root = table.clusterRef {
             try ClusterTree(snapshot: transaction.snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
-                var keys = [Int64]()
+                let base = Int64(bitPattern: leaf.baseKey)
+                var keys: [Int64]?
                 if leaf.keys == nil {
-                    // Compact form (§8.2): keys base + 0 ..< count, ascending by construction.
-                    let base = Int64(bitPattern: leaf.baseKey)
-                    keys = (0..<Int64(leaf.count)).map { base &+ $0 }
+                    // Compact form (§8.2): keys base + 0 ..< count, ascending unless they overflow.
+                    guard leaf.count == 0 || base <= Int64.max - Int64(leaf.count - 1) else {
+                        throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster keys are not ascending")
+                    }
                 } else {
-                    keys.reserveCapacity(leaf.count)
-                    for r in 0..<leaf.count { keys.append(leaf.objectKey(r)) }
+                    var general = [Int64]()
+                    general.reserveCapacity(leaf.count)
+                    for r in 0..<leaf.count { general.append(leaf.objectKey(r)) }
+                    for i in general.indices.dropFirst() where general[i] <= general[i - 1] {
+                        throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster keys are not ascending")
+                    }
+                    keys = general
                 }
-                for i in keys.indices.dropFirst() where keys[i] <= keys[i - 1] {
-                    throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster keys are not ascending")
-                }
-                if let last = leaves.last?.keys.last, let first = keys.first, first <= last {
+                let edit = ClusterLeafEdit(ref: leaf.node.ref, slots: leaf.node.ints(), base: base, keys: keys,
+                                           compactCount: leaf.count, columnCount: table.columns.count)
+                if let last = leaves.last?.lastKey, edit.count > 0, (keys?.first ?? base) <= last {
                     throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': cluster leaves overlap")
                 }
-                leaves.append(ClusterLeafEdit(ref: leaf.node.ref, slots: leaf.node.ints(),
-                                              base: Int64(bitPattern: leaf.baseKey), keys: keys, columnCount: table.columns.count))
-                objectCount += keys.count
+                leaves.append(edit)
+                objectCount += edit.count
             }
         }
         committedLeafRefs = leaves.map(\.originalRef)
@@ -184,7 +189,7 @@ public final class TableEditor {
     /// bulk load go (ObjKeys come from a counter, §8.5), without a search.
     func isPastLastKey(_ key: Int64) -> Bool {
         let last = leaves[leaves.count - 1]
-        return key >= last.base && key > (last.keys.last ?? Int64.min)
+        return key >= last.base && key > (last.lastKey ?? Int64.min)
     }
 
     /// The current value of column `c` (spec index) of object `key`.
