@@ -162,4 +162,31 @@ final class BulkUpdateTests: XCTestCase {
         try writer.commit()
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the file is unchanged")
     }
+
+    /// The `update --set`/`--json` path (`update(className:keys:values:)`): plain scalars go
+    /// leaf by leaf; the result is that of setting each object's properties one by one.
+    func testJSONUpdateGivesTheObjectsOfPerObjectSets() throws {
+        let bulk = try copy("json"), single = try copy("json-single")
+        let keys = try SmallItemsFile.itemKeys(bulk).filter { $0 % 4 == 1 || (250..<260).contains($0) }
+        let writer = try RealmWriter(path: bulk)
+        try writer.update(className: "Item", keys: keys, values: try JSONParser.parse(
+            #"{"quantity": 5, "optString": null, "active": true, "optInt": 12, "category": "updated", "created": {"$date": "2020-01-02T03:04:05Z"}}"#))
+        XCTAssertEqual(writer.summary.updated, keys.count)
+        try writer.commit()
+
+        let perObject = try RealmWriter(path: single)
+        let c = try XCTUnwrap(perObject.file.objectClass(named: "Item"))
+        let p = { (name: String) throws -> Property in try XCTUnwrap(c.property(named: name)) }
+        for key in keys {
+            try perObject.set(c, key: key, try p("quantity"), .int(5))
+            try perObject.set(c, key: key, try p("optString"), .null)
+            try perObject.set(c, key: key, try p("active"), .bool(true))
+            try perObject.set(c, key: key, try p("optInt"), .int(12))
+            try perObject.set(c, key: key, try p("category"), .string(Array("updated".utf8)))
+            try perObject.set(c, key: key, try p("created"), .timestamp(Timestamp(seconds: 1_577_934_245, nanoseconds: 0)))
+        }
+        try perObject.commit()
+        XCTAssertEqual(try SmallItemsFile.rows(bulk), try SmallItemsFile.rows(single), "the same Items through either path")
+        try SmallItemsFile.assertVerifies(bulk)
+    }
 }
