@@ -8,9 +8,29 @@ final class ClusterLeafEdit {
     let originalSlots: [Int64]
     /// Key offset of the leaf: every key is ≥ `base`, every key of the next leaf is above
     /// this leaf's keys, and the keys are stored relative to it (§8.2).
-    var base: Int64
-    /// Absolute ObjKeys, ascending.
-    var keys: [Int64]
+    var base: Int64 {
+        willSet { materializeKeys() }
+    }
+    /// Absolute ObjKeys, ascending. A committed compact-form leaf (§8.2: keys base + 0 ..<
+    /// count) makes the array on first use only: an update or a scattered delete never asks
+    /// most leaves for it, and a million-object table then costs no million-key arrays.
+    var keys: [Int64] {
+        get {
+            materializeKeys()
+            return storedKeys
+        }
+        _modify {
+            materializeKeys()
+            yield &storedKeys
+        }
+        set {
+            compactCount = nil
+            storedKeys = newValue
+        }
+    }
+    private var storedKeys: [Int64]
+    /// Set while the keys are base + 0 ..< compactCount and not yet in `storedKeys`.
+    private var compactCount: Int?
     /// Decoded column arrays by spec index, nil while still on disk only.
     var cells: [ColumnCells?]
     /// Columns whose array must be written again.
@@ -28,15 +48,29 @@ final class ClusterLeafEdit {
 
     var allDirty: Bool { !dirty.contains(false) }
 
-    var count: Int { keys.count }
+    var count: Int { compactCount ?? storedKeys.count }
+    /// The highest key, nil for an empty leaf.
+    var lastKey: Int64? {
+        if let n = compactCount { return n > 0 ? base &+ Int64(n - 1) : nil }
+        return storedKeys.last
+    }
+
+    private func materializeKeys() {
+        guard let n = compactCount else { return }
+        compactCount = nil
+        let base = self.base
+        storedKeys = (0..<Int64(n)).map { base &+ $0 }
+    }
     var isChanged: Bool { originalRef == nil || keysChanged || dirty.contains(true) }
 
-    /// A committed leaf.
-    init(ref: Int, slots: [Int64], base: Int64, keys: [Int64], columnCount: Int) {
+    /// A committed leaf: its keys, or with `keys` nil the compact form's `compactCount` keys
+    /// base + 0 ..< compactCount (the caller checked that they do not overflow).
+    init(ref: Int, slots: [Int64], base: Int64, keys: [Int64]?, compactCount: Int = 0, columnCount: Int) {
         originalRef = ref
         originalSlots = slots
         self.base = base
-        self.keys = keys
+        storedKeys = keys ?? []
+        self.compactCount = keys == nil ? compactCount : nil
         cells = [ColumnCells?](repeating: nil, count: columnCount)
         dirty = [Bool](repeating: false, count: columnCount)
         removalPending = [Bool](repeating: false, count: columnCount)
@@ -48,7 +82,7 @@ final class ClusterLeafEdit {
         originalRef = nil
         originalSlots = []
         self.base = base
-        keys = []
+        storedKeys = []
         cells = kinds.map { ColumnCells(kind: $0) }
         dirty = [Bool](repeating: true, count: kinds.count)
         removalPending = [Bool](repeating: false, count: kinds.count)
@@ -69,7 +103,11 @@ final class ClusterLeafEdit {
 
     /// Row of `key`, nil when absent.
     func row(of key: Int64) -> Int? {
-        keys.withUnsafeBufferPointer { keys in
+        if let n = compactCount {
+            let row = key &- base
+            return row >= 0 && row < Int64(n) ? Int(row) : nil
+        }
+        return storedKeys.withUnsafeBufferPointer { keys in
             // Compact-form leaves (§8.2), and general ones without gaps before `key`, hold
             // it at `key - base`: one compare instead of a binary search per lookup (an
             // update reads and sets each object, several lookups each).
@@ -82,6 +120,17 @@ final class ClusterLeafEdit {
             }
             return lo < keys.count && keys[lo] == key ? lo : nil
         }
+    }
+
+    /// Row of `key`, nil when absent, for the next of a run of ascending keys whose previous
+    /// one is at or before `start`: the compact-form guess first, then the rows from `start`.
+    func row(of key: Int64, from start: Int) -> Int? {
+        if compactCount != nil { return row(of: key) }
+        let keys = storedKeys
+        let guess = key &- base
+        if guess >= Int64(start), guess < Int64(keys.count), keys[Int(guess)] == key { return Int(guess) }
+        let row = Self.nextLowerBound(key, in: keys, from: start)
+        return row < keys.count && keys[row] == key ? row : nil
     }
 
     /// First row from `start` on whose key is ≥ `key`.

@@ -48,14 +48,28 @@ extension RealmWriter {
                 editor.willChange(column: column, objects: keys.count)
             }
         }
-        for (i, key) in keys.enumerated() {
-            for (name, json) in members {
-                guard let p = c.property(named: name) else { throw unknownProperty(name, c, index: i) }
-                if p.isPrimaryKey { throw InputError(objectIndex: i, className: c.name, property: name, "a primary key cannot be changed after creation") }
-                try set(p, of: c, key: key, json, policy: .upsert, index: i, depth: 0)
+        guard !keys.isEmpty else { return }
+        // Plain scalar properties get one value for every object, coerced once (the first
+        // object's errors, as the object-by-object path reports them) and set leaf by leaf
+        // (`updateColumn`); links, Mixed values and collections are set object by object.
+        var scalars: [(Property, Value)] = [], others: [(Property, JSONValue)] = []
+        for (name, json) in members {
+            guard let p = c.property(named: name) else { throw unknownProperty(name, c, index: 0) }
+            if p.isPrimaryKey { throw InputError(objectIndex: 0, className: c.name, property: name, "a primary key cannot be changed after creation") }
+            if p.collection == nil && p.type != "object" && p.column.type != .mixed {
+                scalars.append((p, try coerce(p, of: c, json, index: 0)))
+            } else {
+                others.append((p, json))
             }
-            summary.updated += 1
         }
+        let sorted = zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 } ? keys : Array(Set(keys)).sorted()
+        for (p, value) in scalars { try updateColumn(c, keys: sorted, p) { _ in value } }
+        if !others.isEmpty {
+            for (i, key) in keys.enumerated() {
+                for (p, json) in others { try set(p, of: c, key: key, json, policy: .upsert, index: i, depth: 0) }
+            }
+        }
+        summary.updated += keys.count
     }
 
     func unknownProperty(_ name: String, _ c: ObjectClass, index: Int?) -> InputError {

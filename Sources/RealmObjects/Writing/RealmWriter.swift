@@ -25,8 +25,12 @@ public final class RealmWriter {
     var lastCreationPlan: CreationPlan?
     public internal(set) var summary = Summary()
 
-    public init(path: String) throws(FormatError) {
+    /// How each table's editor writes (tests turn a fast path off to compare).
+    let editorOptions: TableEditor.Options
+
+    public init(path: String, editorOptions: TableEditor.Options = .init()) throws(FormatError) {
         self.path = path
+        self.editorOptions = editorOptions
         transaction = try WriteTransaction(path: path)
         file = try RealmFile(path: path, snapshot: transaction.snapshot)
     }
@@ -41,7 +45,7 @@ public final class RealmWriter {
         guard let table = file.snapshot.tables.first(where: { $0.position == position }) else {
             throw .corrupt(offset: 0, reason: "no table at position \(position)")
         }
-        let e = try TableEditor(transaction: transaction, table: table)
+        let e = try TableEditor(transaction: transaction, table: table, options: editorOptions)
         editors[position] = e
         return e
     }

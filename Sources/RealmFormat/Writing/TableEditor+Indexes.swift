@@ -1,0 +1,116 @@
+/// Search indexes under edit (realm-format.md §12): entries erased and inserted one by one,
+/// pending entries of new objects flushed in index-key order, whole indexes rebuilt.
+extension TableEditor {
+    func indexRoot(_ c: Int) throws(FormatError) -> MutableNode {
+        if let root = indexRoots[c] { return root }
+        guard let indexes = try transaction.child(top, 4),
+              let root = try transaction.child(indexes, columns[c].key.leafIndex) else {
+            throw .corrupt(offset: table.ref, reason: "table '\(table.name)': column '\(columns[c].name)' has no search index")
+        }
+        indexRoots[c] = root
+        return root
+    }
+
+    func indexWriter(_ c: Int) -> SearchIndexWriter {
+        SearchIndexWriter(columnType: columns[c].type, nodes: transaction) { [unowned self] k throws(FormatError) in
+            try self.value(k, column: c)
+        }
+    }
+
+    /// Replaces the index of column `c` by one holding every object now in the table (§12.4:
+    /// the same entries, whatever order built them); the old tree's space is released.
+    func rebuildIndex(_ c: Int) throws(FormatError) {
+        var entries: PendingIndexEntries
+        if let (values, keys) = try keptIntEntries(column: c) {
+            // A required int column (a primary key): values and ObjKeys as plain arrays.
+            entries = PendingIndexEntries(ints: values, keys: keys)
+        } else {
+            entries = PendingIndexEntries()
+            for leaf in leaves {
+                let values = try cells(leaf, c)
+                for (row, key) in leaf.keys.enumerated() { entries.append(values[row], key: key) }
+            }
+        }
+        try transaction.releaseSubtree(try indexRoot(c))
+        indexRoots[c] = SearchIndexWriter.makeEmpty()
+        // The rebuilt index holds every object, new ones included.
+        if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
+        pendingIndex[c] = entries
+        try flushPendingIndex(c)
+    }
+
+    /// Every object's value and ObjKey of a required int column, in leaf order, read in place
+    /// from the leaves still on disk (only the kept rows where a removal is pending, as
+    /// `ColumnCells.decode` reads them) or taken from cells held as ints; nil when some leaf
+    /// is in another state (the general path boxes the values).
+    func keptIntEntries(column c: Int) throws(FormatError) -> (values: [Int64], keys: [Int64])? {
+        guard cellKinds[c] == .int else { return nil }
+        var values = [Int64](), keys = [Int64]()
+        values.reserveCapacity(objectCount)
+        keys.reserveCapacity(objectCount)
+        for leaf in leaves {
+            if let cells = leaf.cells[c] {
+                guard let ints = cells.intValues, ints.count == leaf.keys.count else { return nil }
+                values += ints
+            } else {
+                let node = try snapshot.plainInts(try columnRef(leaf, c))
+                let start = values.count
+                if leaf.removalPending[c] {
+                    guard let keep = leaf.removalMask, node.count == keep.count else { return nil }
+                    for i in 0..<node.count where keep[i] { values.append(node.int(i)) }
+                } else {
+                    for i in 0..<node.count { values.append(node.int(i)) }
+                }
+                guard values.count - start == leaf.keys.count else { return nil }
+            }
+            keys += leaf.keys
+        }
+        return (values, keys)
+    }
+
+    /// Puts the pending entries of column `c` into its tree, in index-key order.
+    func flushPendingIndex(_ c: Int) throws(FormatError) {
+        guard let pending = pendingIndex.removeValue(forKey: c), !pending.isEmpty else { return }
+        if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
+        let type = columns[c].type
+        let intsOnly = pending.values == nil && type == .int
+        // Ordered by the keys of the first two levels (§12.3), then ObjKey.
+        var levelKeys: [(Int32, Int32)] = []
+        levelKeys.reserveCapacity(pending.count)
+        if intsOnly {
+            for v in pending.ints { levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4))) }
+        } else {
+            for i in 0..<pending.count {
+                let value = pending.value(i)
+                if case let .int(v) = value, type == .int {
+                    levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4)))
+                    continue
+                }
+                let data = IndexKey.bytes(of: value, columnType: type) ?? .null
+                levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
+            }
+        }
+        let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: pending.keys)
+        let writer = indexWriter(c)
+        var root = try indexRoot(c)
+        let unique = c == primaryKeyColumn
+        if !root.isInner && root.count == 1 {
+            // An empty index (a new table, a rebuild): built level by level, the same tree.
+            snapshot.resetWorkBudget()
+            let built = intsOnly ? try writer.build(ints: pending.ints, keys: pending.keys, order: order, unique: unique)
+                : try writer.build(pending.pairs, order: order, unique: unique)
+            try transaction.releaseSubtree(root)
+            indexRoots[c] = built
+            return
+        }
+        for i in order {
+            snapshot.resetWorkBudget()
+            root = try writer.insert(pending.value(i), objKey: pending.keys[i], into: root, unique: unique)
+        }
+        indexRoots[c] = root
+    }
+
+    func indexErase(_ value: Value, key: Int64, column c: Int) throws(FormatError) {
+        indexRoots[c] = try indexWriter(c).erase(value, objKey: key, from: try indexRoot(c))
+    }
+}
