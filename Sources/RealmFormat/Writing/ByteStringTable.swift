@@ -3,14 +3,29 @@
 /// buffer and the lookup is an open-addressing table hashed a word at a time, so finding the
 /// position of a string read in place from a leaf allocates nothing (a `Set<[UInt8]>` would
 /// allocate an array per lookup and hash it byte by byte, most of the cost of enumerating a
-/// million values).
+/// million values). Values of at most 16 bytes (names, tags, codes: most enumerated columns)
+/// are found through a second table whose slots hold their bytes: a lookup reads one slot,
+/// not a slot, the ends and the bytes (three cache misses per value in a large list).
 struct ByteStringTable {
     /// All values' bytes, concatenated; value i ends at `ends[i]`.
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
     private(set) var nullPosition: Int?
-    /// Positions + 1 by hash slot (0: empty); a power of two, at most half full.
+    /// Positions + 1 of the values longer than 16 bytes by hash slot (0: empty); a power of
+    /// two, at most half full.
     private var slots: [Int32] = Array(repeating: 0, count: 16)
+    private var longCount = 0
+    /// The values of at most 16 bytes by hash slot, with their bytes; as `slots`.
+    private var shortSlots: [ShortSlot] = Array(repeating: ShortSlot(), count: 16)
+    private var shortCount = 0
+
+    /// A value of at most 16 bytes: its bytes zero-extended into two little-endian words
+    /// (with the length, they determine the value), its length and position + 1 (0: empty).
+    private struct ShortSlot {
+        var lo: UInt64 = 0
+        var hi: UInt64 = 0
+        var tag: UInt64 = 0      // length << 32 | (position + 1)
+    }
 
     var count: Int { ends.count }
 
@@ -48,6 +63,7 @@ struct ByteStringTable {
             ends.append(bytes.count)
             return (ends.count - 1, true)
         }
+        if value.count <= 16 { return insertShort(value) }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
         while true {
@@ -61,8 +77,69 @@ struct ByteStringTable {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
         slots[slot] = Int32(p + 1)
-        if 2 * ends.count > slots.count { grow() }
+        longCount += 1
+        if 2 * longCount > slots.count { grow() }
         return (p, true)
+    }
+
+    private mutating func insertShort(_ value: UnsafeBufferPointer<UInt8>) -> (position: Int, inserted: Bool) {
+        let (lo, hi) = Self.words(value)
+        let length = UInt64(value.count)
+        let mask = shortSlots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(lo, hi, length)) & mask
+        let found: Int? = shortSlots.withUnsafeBufferPointer { table in
+            while true {
+                let entry = table[slot]
+                if entry.tag == 0 { return nil }
+                if entry.lo == lo && entry.hi == hi && entry.tag >> 32 == length { return Int(entry.tag & 0xFFFF_FFFF) - 1 }
+                slot = (slot + 1) & mask
+            }
+        }
+        if let found { return (found, false) }
+        let p = ends.count
+        bytes.append(contentsOf: value)
+        ends.append(bytes.count)
+        shortSlots[slot] = ShortSlot(lo: lo, hi: hi, tag: length << 32 | UInt64(p + 1))
+        shortCount += 1
+        if 2 * shortCount > shortSlots.count { growShort() }
+        return (p, true)
+    }
+
+    /// The bytes of a value of at most 16 bytes as two words, zero beyond its length: whole
+    /// and overlapping unaligned loads, no loop per byte.
+    @inline(__always)
+    private static func words(_ v: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        let n = v.count
+        let raw = UnsafeRawBufferPointer(v)
+        func load64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        func load32(_ at: Int) -> UInt64 { UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        switch n {
+        case 16: return (load64(0), load64(8))
+        case 9..<16: return (load64(0), load64(n - 8) >> UInt64(8 * (16 - n)))
+        case 8: return (load64(0), 0)
+        case 4..<8: return (load32(0) | load32(n - 4) << UInt64(8 * (n - 4)), 0)
+        default:
+            var lo: UInt64 = 0
+            for i in 0..<n { lo |= UInt64(v[i]) << UInt64(8 * i) }
+            return (lo, 0)
+        }
+    }
+
+    private static func hash(_ lo: UInt64, _ hi: UInt64, _ length: UInt64) -> UInt64 {
+        var h = (lo ^ length &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ (h >> 31) ^ hi) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 29)
+    }
+
+    private mutating func growShort() {
+        let old = shortSlots
+        shortSlots = Array(repeating: ShortSlot(), count: old.count * 2)
+        let mask = shortSlots.count - 1
+        for entry in old where entry.tag != 0 {
+            var slot = Int(truncatingIfNeeded: Self.hash(entry.lo, entry.hi, entry.tag >> 32)) & mask
+            while shortSlots[slot].tag != 0 { slot = (slot + 1) & mask }
+            shortSlots[slot] = entry
+        }
     }
 
     /// realm-core's order of string values (`StringData::operator<`): null first, then by
@@ -101,7 +178,7 @@ struct ByteStringTable {
     private mutating func grow() {
         slots = Array(repeating: 0, count: slots.count * 2)
         let mask = slots.count - 1
-        for p in 0..<ends.count where p != nullPosition {
+        for p in 0..<ends.count where p != nullPosition && ends[p] - (p == 0 ? 0 : ends[p - 1]) > 16 {
             var slot = withValue(p) { Int(truncatingIfNeeded: Self.hash($0!)) } & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(p + 1)
