@@ -33,6 +33,39 @@ final class ByteStringTableTests: XCTestCase {
         XCTAssertEqual(table.nullPosition, order.firstIndex { $0 == nil })
     }
 
+    /// Values of up to 15 bytes are found by their bytes packed in two words with the length
+    /// (`ShortKey`), longer ones through the byte buffer: around that boundary, with zero and
+    /// 0xFF bytes (a value that is another plus trailing zeros, a value of all ones), each
+    /// value still has exactly one position.
+    func testValuesAroundTheShortKeyBoundaryKeepOnePositionEach() {
+        var random = SeededRandom(seed: 16)
+        var pool: [[UInt8]] = []
+        for length in 0...20 {
+            pool.append([UInt8](repeating: 0, count: length))
+            pool.append([UInt8](repeating: 0xFF, count: length))
+            for _ in 0..<60 {
+                pool.append((0..<length).map { _ in [0, 0xFF, UInt8.random(in: 0...255, using: &random)][Int.random(in: 0..<3, using: &random)] })
+            }
+        }
+        var table = ByteStringTable()
+        var expected: [[UInt8]: Int] = [:]
+        for _ in 0..<30_000 {
+            let value = pool[Int.random(in: 0..<pool.count, using: &random)]
+            let (p, inserted) = value.withUnsafeBufferPointer { table.insert($0) }
+            if let known = expected[value] {
+                XCTAssertEqual(p, known, "\(value) moved")
+                XCTAssertFalse(inserted)
+            } else {
+                XCTAssertEqual(p, expected.count, "\(value): a new value goes at the end")
+                XCTAssertTrue(inserted, "\(value) was taken for another value")
+                expected[value] = p
+            }
+        }
+        XCTAssertEqual(table.count, expected.count)
+        XCTAssertEqual(expected.count, Set(pool).count, "every value of the pool was drawn")
+        for (v, p) in expected { XCTAssertEqual(table.value(p), v) }
+    }
+
     func testPrecedesIsRealmCoresStringOrderAndReorderingKeepsValues() {
         let values: [[UInt8]?] = [[0x62], nil, [], [0x61, 0x62], [0xC3, 0xA9], [0x61], [0x7F], [0x61, 0x00]]
         var table = ByteStringTable()
