@@ -3,35 +3,30 @@
 /// buffer and the lookup is an open-addressing table hashed a word at a time, so finding the
 /// position of a string read in place from a leaf allocates nothing (a `Set<[UInt8]>` would
 /// allocate an array per lookup and hash it byte by byte, most of the cost of enumerating a
-/// million values). Values of at most 15 bytes (names, tags, codes: most enumerated columns)
-/// are found through a second table whose slots hold their bytes: a lookup reads its slot
-/// (and the position beside it), not a slot, the ends and the bytes (three dependent cache
-/// misses per value in a large list).
+/// million values). Values of at most 16 bytes (names, tags, codes: most enumerated columns)
+/// are found through a second table whose slots hold their bytes: a lookup reads one slot,
+/// not a slot, the ends and the bytes (three dependent cache misses per value in a large
+/// list). Looked up in a batch (`Batch`), their slots are touched before any is probed, so
+/// the misses of a leaf's values overlap instead of queueing one behind the other.
 struct ByteStringTable {
     /// All values' bytes, concatenated; value i ends at `ends[i]`.
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
     private(set) var nullPosition: Int?
-    /// Positions + 1 of the values longer than 15 bytes by hash slot (0: empty); a power of
+    /// Positions + 1 of the values longer than 16 bytes by hash slot (0: empty); a power of
     /// two, at most half full.
     private var slots: [Int32] = Array(repeating: 0, count: 16)
     private var longCount = 0
-    /// The values of at most 15 bytes by hash slot: their keys (`ShortKey`; `hi` all ones
-    /// in a free slot) and, in the same slot of `shortPositions`, their positions. The two loads
-    /// of a lookup go to addresses known at once, so they overlap; 16 bytes a slot and up to
-    /// 3/4 full keeps the table of a 40,000-value list in about 1 MB (in L2).
-    private var shortKeys: [ShortKey] = Array(repeating: ShortKey.free, count: 16)
-    private var shortPositions: [Int32] = Array(repeating: 0, count: 16)
+    /// The values of at most 16 bytes by hash slot, with their bytes; as `slots`.
+    private var shortSlots: [ShortSlot] = Array(repeating: ShortSlot(), count: 16)
     private var shortCount = 0
 
-    /// A value of at most 15 bytes: its bytes zero-extended into two little-endian words, the
-    /// length in the top byte of `hi` (which those bytes never reach): equal keys, equal values.
-    private struct ShortKey {
-        var lo: UInt64
-        var hi: UInt64
-        /// A free slot: length 255, no value's.
-        var isFree: Bool { hi == UInt64.max }
-        static var free: ShortKey { ShortKey(lo: 0, hi: UInt64.max) }
+    /// A value of at most 16 bytes: its bytes zero-extended into two little-endian words
+    /// (with the length, they determine the value), its length and position + 1 (0: empty).
+    fileprivate struct ShortSlot {
+        var lo: UInt64 = 0
+        var hi: UInt64 = 0
+        var tag: UInt64 = 0      // length << 32 | (position + 1)
     }
 
     var count: Int { ends.count }
@@ -46,7 +41,25 @@ struct ByteStringTable {
     /// The values in realm-core's order (`precedes`), and for each position here its
     /// position there.
     func sorted() -> (table: ByteStringTable, rank: [Int64]) {
-        let order = (0..<count).sorted { precedes($0, $1) }
+        // Each value's first 8 bytes as one big-endian word, zero beyond its end: where two
+        // words differ they give `precedes`' answer (at the first different byte either both
+        // have bytes, or the shorter ended there, a prefix, with the padding's 0 below the
+        // other's nonzero byte); only values equal there are compared byte by byte.
+        var heads = [UInt64](repeating: 0, count: count)
+        bytes.withUnsafeBufferPointer { b in
+            for p in 0..<count where p != nullPosition {
+                let start = p == 0 ? 0 : ends[p - 1]
+                var word: UInt64 = 0
+                for i in 0..<min(8, ends[p] - start) { word |= UInt64(b[start + i]) << UInt64(56 - 8 * i) }
+                heads[p] = word
+            }
+        }
+        let null = nullPosition ?? -1
+        let order = (0..<count).sorted { x, y in
+            if x == null || y == null { return x == null && y != null }
+            if heads[x] != heads[y] { return heads[x] < heads[y] }
+            return precedes(x, y)
+        }
         var rank = [Int64](repeating: 0, count: order.count)
         for (r, p) in order.enumerated() { rank[p] = Int64(r) }
         return (ByteStringTable(self, order: order), rank)
@@ -70,7 +83,7 @@ struct ByteStringTable {
             ends.append(bytes.count)
             return (ends.count - 1, true)
         }
-        if value.count <= 15 { return insertShort(value) }
+        if value.count <= 16 { return insertShort(value) }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
         while true {
@@ -91,26 +104,76 @@ struct ByteStringTable {
 
     private mutating func insertShort(_ value: UnsafeBufferPointer<UInt8>) -> (position: Int, inserted: Bool) {
         let (lo, hi) = Self.words(value)
-        let key = ShortKey(lo: lo, hi: hi | UInt64(value.count) << 56)
-        let mask = shortKeys.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(key.lo, key.hi)) & mask
-        let found: Bool = shortKeys.withUnsafeBufferPointer { table in
+        let length = UInt64(value.count)
+        return insertShort(lo: lo, hi: hi, length: length, hash: Self.hash(lo, hi, length), bytes: value)
+    }
+
+    /// The value of `length` ≤ 16 bytes whose words are `lo`, `hi`; `bytes` nil: the words
+    /// hold them (a batch, whose values' buffers are gone by now).
+    private mutating func insertShort(lo: UInt64, hi: UInt64, length: UInt64, hash: UInt64,
+                                      bytes value: UnsafeBufferPointer<UInt8>?) -> (position: Int, inserted: Bool) {
+        let mask = shortSlots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        let found: Int? = shortSlots.withUnsafeBufferPointer { table in
             while true {
                 let entry = table[slot]
-                if entry.lo == key.lo && entry.hi == key.hi { return true }
-                if entry.isFree { return false }
+                if entry.tag == 0 { return nil }
+                if entry.lo == lo && entry.hi == hi && entry.tag >> 32 == length { return Int(entry.tag & 0xFFFF_FFFF) - 1 }
                 slot = (slot + 1) & mask
             }
         }
-        if found { return (Int(shortPositions[slot]), false) }
+        if let found { return (found, false) }
         let p = ends.count
-        bytes.append(contentsOf: value)
+        if let value {
+            bytes.append(contentsOf: value)
+        } else {
+            withUnsafeBytes(of: (lo.littleEndian, hi.littleEndian)) { bytes.append(contentsOf: $0.prefix(Int(length))) }
+        }
         ends.append(bytes.count)
-        shortKeys[slot] = key
-        shortPositions[slot] = Int32(p)
+        shortSlots[slot] = ShortSlot(lo: lo, hi: hi, tag: length << 32 | UInt64(p + 1))
         shortCount += 1
-        if 4 * shortCount > 3 * shortKeys.count { growShort() }
+        if 2 * shortCount > shortSlots.count { growShort() }
         return (p, true)
+    }
+
+    /// Values of at most 16 bytes waiting for their positions (`insert(_:batch:positions:)`):
+    /// their keys and hashes, computed as they came.
+    struct Batch {
+        fileprivate var keys: [ShortSlot] = []
+        fileprivate var hashes: [UInt64] = []
+        /// Where the touched slots' words go, so the loads are not optimized away.
+        fileprivate var touched: UInt64 = 0
+        init() { keys.reserveCapacity(Self.size); hashes.reserveCapacity(Self.size) }
+        static let size = 128
+    }
+
+    /// `insert(value)`, its position appended to `positions` in the order of the calls: a
+    /// value of at most 16 bytes waits in `batch` (its slot is read now, to be in cache when
+    /// it is probed), any other value first flushes the batch. Call `flush` after the last.
+    mutating func insert(_ value: UnsafeBufferPointer<UInt8>?, batch: inout Batch, positions: inout [Int64]) {
+        guard let value, value.count <= 16 else {
+            flush(&batch, positions: &positions)
+            positions.append(Int64(insert(value).position))
+            return
+        }
+        let (lo, hi) = Self.words(value)
+        let length = UInt64(value.count)
+        let hash = Self.hash(lo, hi, length)
+        batch.keys.append(ShortSlot(lo: lo, hi: hi, tag: length << 32))
+        batch.hashes.append(hash)
+        let slot = Int(truncatingIfNeeded: hash) & (shortSlots.count - 1)
+        batch.touched ^= shortSlots.withUnsafeBufferPointer { $0[slot].tag }
+        if batch.keys.count == Batch.size { flush(&batch, positions: &positions) }
+    }
+
+    /// The positions of the values waiting in `batch`, in order; empties it.
+    mutating func flush(_ batch: inout Batch, positions: inout [Int64]) {
+        for i in batch.keys.indices {
+            let k = batch.keys[i]
+            positions.append(Int64(insertShort(lo: k.lo, hi: k.hi, length: k.tag >> 32, hash: batch.hashes[i], bytes: nil).position))
+        }
+        batch.keys.removeAll(keepingCapacity: true)
+        batch.hashes.removeAll(keepingCapacity: true)
     }
 
     /// The bytes of a value of at most 16 bytes as two words, zero beyond its length: whole
@@ -133,22 +196,20 @@ struct ByteStringTable {
         }
     }
 
-    private static func hash(_ lo: UInt64, _ hi: UInt64) -> UInt64 {
-        var h = (lo ^ 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+    private static func hash(_ lo: UInt64, _ hi: UInt64, _ length: UInt64) -> UInt64 {
+        var h = (lo ^ length &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
         h = (h ^ (h >> 31) ^ hi) &* 0x94D0_49BB_1331_11EB
         return h ^ (h >> 29)
     }
 
     private mutating func growShort() {
-        let (oldKeys, oldPositions) = (shortKeys, shortPositions)
-        shortKeys = Array(repeating: ShortKey.free, count: oldKeys.count * 2)
-        shortPositions = Array(repeating: 0, count: oldKeys.count * 2)
-        let mask = shortKeys.count - 1
-        for (i, key) in oldKeys.enumerated() where !key.isFree {
-            var slot = Int(truncatingIfNeeded: Self.hash(key.lo, key.hi)) & mask
-            while !shortKeys[slot].isFree { slot = (slot + 1) & mask }
-            shortKeys[slot] = key
-            shortPositions[slot] = oldPositions[i]
+        let old = shortSlots
+        shortSlots = Array(repeating: ShortSlot(), count: old.count * 2)
+        let mask = shortSlots.count - 1
+        for entry in old where entry.tag != 0 {
+            var slot = Int(truncatingIfNeeded: Self.hash(entry.lo, entry.hi, entry.tag >> 32)) & mask
+            while shortSlots[slot].tag != 0 { slot = (slot + 1) & mask }
+            shortSlots[slot] = entry
         }
     }
 
@@ -188,7 +249,7 @@ struct ByteStringTable {
     private mutating func grow() {
         slots = Array(repeating: 0, count: slots.count * 2)
         let mask = slots.count - 1
-        for p in 0..<ends.count where p != nullPosition && ends[p] - (p == 0 ? 0 : ends[p - 1]) > 15 {
+        for p in 0..<ends.count where p != nullPosition && ends[p] - (p == 0 ? 0 : ends[p - 1]) > 16 {
             var slot = withValue(p) { Int(truncatingIfNeeded: Self.hash($0!)) } & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(p + 1)
