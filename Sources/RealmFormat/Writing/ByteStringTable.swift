@@ -6,8 +6,8 @@
 /// million values). Values of at most 16 bytes (names, tags, codes: most enumerated columns)
 /// are found through a second table whose slots hold their bytes: a lookup reads one slot,
 /// not a slot, the ends and the bytes (three dependent cache misses per value in a large
-/// list). Looked up in a batch (`Batch`), their slots are touched before any is probed, so
-/// the misses of a leaf's values overlap instead of queueing one behind the other.
+/// list). Looked up in a batch (`Batch`), their slots are all loaded in one tight loop before
+/// any is probed, so the misses of a leaf's values overlap instead of queueing.
 struct ByteStringTable {
     /// All values' bytes, concatenated; value i ends at `ends[i]`.
     private var bytes: [UInt8] = []
@@ -148,8 +148,8 @@ struct ByteStringTable {
     }
 
     /// `insert(value)`, its position appended to `positions` in the order of the calls: a
-    /// value of at most 16 bytes waits in `batch` (its slot is read now, to be in cache when
-    /// it is probed), any other value first flushes the batch. Call `flush` after the last.
+    /// value of at most 16 bytes waits in `batch` (its key and hash computed), any other value
+    /// first flushes the batch. Call `flush` after the last.
     mutating func insert(_ value: UnsafeBufferPointer<UInt8>?, batch: inout Batch, positions: inout [Int64]) {
         guard let value, value.count <= 16 else {
             flush(&batch, positions: &positions)
@@ -161,13 +161,20 @@ struct ByteStringTable {
         let hash = Self.hash(lo, hi, length)
         batch.keys.append(ShortSlot(lo: lo, hi: hi, tag: length << 32))
         batch.hashes.append(hash)
-        let slot = Int(truncatingIfNeeded: hash) & (shortSlots.count - 1)
-        batch.touched ^= shortSlots.withUnsafeBufferPointer { $0[slot].tag }
         if batch.keys.count == Batch.size { flush(&batch, positions: &positions) }
     }
 
     /// The positions of the values waiting in `batch`, in order; empties it.
     mutating func flush(_ batch: inout Batch, positions: inout [Int64]) {
+        // First only the slots' loads, a few instructions each, so dozens are in flight at
+        // once (a load in the middle of each value's work stalls the next ones behind it);
+        // the probes below then find the slots in cache.
+        let mask = shortSlots.count - 1
+        batch.touched = shortSlots.withUnsafeBufferPointer { table in
+            var words: UInt64 = 0
+            for h in batch.hashes { words ^= table[Int(truncatingIfNeeded: h) & mask].tag }
+            return words
+        }
         for i in batch.keys.indices {
             let k = batch.keys[i]
             positions.append(Int64(insertShort(lo: k.lo, hi: k.hi, length: k.tag >> 32, hash: batch.hashes[i], bytes: nil).position))
