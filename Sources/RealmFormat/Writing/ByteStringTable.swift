@@ -203,10 +203,14 @@ struct ByteStringTable {
         }
     }
 
+    /// The words folded into one, then splitmix64's finalizer: every input bit reaches the low
+    /// bits that pick the slot (names share their first bytes: a weaker mix made long probe
+    /// runs, each a mispredicted branch).
     private static func hash(_ lo: UInt64, _ hi: UInt64, _ length: UInt64) -> UInt64 {
-        var h = (lo ^ length &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
-        h = (h ^ (h >> 31) ^ hi) &* 0x94D0_49BB_1331_11EB
-        return h ^ (h >> 29)
+        var z = lo &+ (hi ^ length) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     private mutating func growShort() {
