@@ -3,14 +3,31 @@
 /// buffer and the lookup is an open-addressing table hashed a word at a time, so finding the
 /// position of a string read in place from a leaf allocates nothing (a `Set<[UInt8]>` would
 /// allocate an array per lookup and hash it byte by byte, most of the cost of enumerating a
-/// million values).
+/// million values). Values of at most 16 bytes (names, tags, codes: most enumerated columns)
+/// are found through a second table whose slots hold their bytes: a lookup reads one slot,
+/// not a slot, the ends and the bytes (three dependent cache misses per value in a large
+/// list). Looked up in a batch (`Batch`), their slots are all loaded in one tight loop before
+/// any is probed, so the misses of a leaf's values overlap instead of queueing.
 struct ByteStringTable {
     /// All values' bytes, concatenated; value i ends at `ends[i]`.
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
     private(set) var nullPosition: Int?
-    /// Positions + 1 by hash slot (0: empty); a power of two, at most half full.
+    /// Positions + 1 of the values longer than 16 bytes by hash slot (0: empty); a power of
+    /// two, at most half full.
     private var slots: [Int32] = Array(repeating: 0, count: 16)
+    private var longCount = 0
+    /// The values of at most 16 bytes by hash slot, with their bytes; as `slots`.
+    private var shortSlots: [ShortSlot] = Array(repeating: ShortSlot(), count: 16)
+    private var shortCount = 0
+
+    /// A value of at most 16 bytes: its bytes zero-extended into two little-endian words
+    /// (with the length, they determine the value), its length and position + 1 (0: empty).
+    fileprivate struct ShortSlot {
+        var lo: UInt64 = 0
+        var hi: UInt64 = 0
+        var tag: UInt64 = 0      // length << 32 | (position + 1)
+    }
 
     var count: Int { ends.count }
 
@@ -24,7 +41,25 @@ struct ByteStringTable {
     /// The values in realm-core's order (`precedes`), and for each position here its
     /// position there.
     func sorted() -> (table: ByteStringTable, rank: [Int64]) {
-        let order = (0..<count).sorted { precedes($0, $1) }
+        // Each value's first 8 bytes as one big-endian word, zero beyond its end: where two
+        // words differ they give `precedes`' answer (at the first different byte either both
+        // have bytes, or the shorter ended there, a prefix, with the padding's 0 below the
+        // other's nonzero byte); only values equal there are compared byte by byte.
+        var heads = [UInt64](repeating: 0, count: count)
+        bytes.withUnsafeBufferPointer { b in
+            for p in 0..<count where p != nullPosition {
+                let start = p == 0 ? 0 : ends[p - 1]
+                var word: UInt64 = 0
+                for i in 0..<min(8, ends[p] - start) { word |= UInt64(b[start + i]) << UInt64(56 - 8 * i) }
+                heads[p] = word
+            }
+        }
+        let null = nullPosition ?? -1
+        let order = (0..<count).sorted { x, y in
+            if x == null || y == null { return x == null && y != null }
+            if heads[x] != heads[y] { return heads[x] < heads[y] }
+            return precedes(x, y)
+        }
         var rank = [Int64](repeating: 0, count: order.count)
         for (r, p) in order.enumerated() { rank[p] = Int64(r) }
         return (ByteStringTable(self, order: order), rank)
@@ -48,6 +83,7 @@ struct ByteStringTable {
             ends.append(bytes.count)
             return (ends.count - 1, true)
         }
+        if value.count <= 16 { return insertShort(value) }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
         while true {
@@ -61,8 +97,131 @@ struct ByteStringTable {
         bytes.append(contentsOf: value)
         ends.append(bytes.count)
         slots[slot] = Int32(p + 1)
-        if 2 * ends.count > slots.count { grow() }
+        longCount += 1
+        if 2 * longCount > slots.count { grow() }
         return (p, true)
+    }
+
+    private mutating func insertShort(_ value: UnsafeBufferPointer<UInt8>) -> (position: Int, inserted: Bool) {
+        let (lo, hi) = Self.words(value)
+        let length = UInt64(value.count)
+        return insertShort(lo: lo, hi: hi, length: length, hash: Self.hash(lo, hi, length), bytes: value)
+    }
+
+    /// The value of `length` ≤ 16 bytes whose words are `lo`, `hi`; `bytes` nil: the words
+    /// hold them (a batch, whose values' buffers are gone by now).
+    private mutating func insertShort(lo: UInt64, hi: UInt64, length: UInt64, hash: UInt64,
+                                      bytes value: UnsafeBufferPointer<UInt8>?) -> (position: Int, inserted: Bool) {
+        let mask = shortSlots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        let found: Int? = shortSlots.withUnsafeBufferPointer { table in
+            while true {
+                let entry = table[slot]
+                if entry.tag == 0 { return nil }
+                if entry.lo == lo && entry.hi == hi && entry.tag >> 32 == length { return Int(entry.tag & 0xFFFF_FFFF) - 1 }
+                slot = (slot + 1) & mask
+            }
+        }
+        if let found { return (found, false) }
+        let p = ends.count
+        if let value {
+            bytes.append(contentsOf: value)
+        } else {
+            withUnsafeBytes(of: (lo.littleEndian, hi.littleEndian)) { bytes.append(contentsOf: $0.prefix(Int(length))) }
+        }
+        ends.append(bytes.count)
+        shortSlots[slot] = ShortSlot(lo: lo, hi: hi, tag: length << 32 | UInt64(p + 1))
+        shortCount += 1
+        if 2 * shortCount > shortSlots.count { growShort() }
+        return (p, true)
+    }
+
+    /// Values of at most 16 bytes waiting for their positions (`insert(_:batch:positions:)`):
+    /// their keys and hashes, computed as they came.
+    struct Batch {
+        fileprivate var keys: [ShortSlot] = []
+        fileprivate var hashes: [UInt64] = []
+        /// Where the touched slots' words go, so the loads are not optimized away.
+        fileprivate var touched: UInt64 = 0
+        init() { keys.reserveCapacity(Self.size); hashes.reserveCapacity(Self.size) }
+        static let size = 128
+    }
+
+    /// `insert(value)`, its position appended to `positions` in the order of the calls: a
+    /// value of at most 16 bytes waits in `batch` (its key and hash computed), any other value
+    /// first flushes the batch. Call `flush` after the last.
+    mutating func insert(_ value: UnsafeBufferPointer<UInt8>?, batch: inout Batch, positions: inout [Int64]) {
+        guard let value, value.count <= 16 else {
+            flush(&batch, positions: &positions)
+            positions.append(Int64(insert(value).position))
+            return
+        }
+        let (lo, hi) = Self.words(value)
+        let length = UInt64(value.count)
+        let hash = Self.hash(lo, hi, length)
+        batch.keys.append(ShortSlot(lo: lo, hi: hi, tag: length << 32))
+        batch.hashes.append(hash)
+        if batch.keys.count == Batch.size { flush(&batch, positions: &positions) }
+    }
+
+    /// The positions of the values waiting in `batch`, in order; empties it.
+    mutating func flush(_ batch: inout Batch, positions: inout [Int64]) {
+        // First only the slots' loads, a few instructions each, so dozens are in flight at
+        // once (a load in the middle of each value's work stalls the next ones behind it);
+        // the probes below then find the slots in cache.
+        let mask = shortSlots.count - 1
+        batch.touched = shortSlots.withUnsafeBufferPointer { table in
+            var words: UInt64 = 0
+            for h in batch.hashes { words ^= table[Int(truncatingIfNeeded: h) & mask].tag }
+            return words
+        }
+        for i in batch.keys.indices {
+            let k = batch.keys[i]
+            positions.append(Int64(insertShort(lo: k.lo, hi: k.hi, length: k.tag >> 32, hash: batch.hashes[i], bytes: nil).position))
+        }
+        batch.keys.removeAll(keepingCapacity: true)
+        batch.hashes.removeAll(keepingCapacity: true)
+    }
+
+    /// The bytes of a value of at most 16 bytes as two words, zero beyond its length: whole
+    /// and overlapping unaligned loads, no loop per byte.
+    @inline(__always)
+    private static func words(_ v: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        let n = v.count
+        let raw = UnsafeRawBufferPointer(v)
+        func load64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        func load32(_ at: Int) -> UInt64 { UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        switch n {
+        case 16: return (load64(0), load64(8))
+        case 9..<16: return (load64(0), load64(n - 8) >> UInt64(8 * (16 - n)))
+        case 8: return (load64(0), 0)
+        case 4..<8: return (load32(0) | load32(n - 4) << UInt64(8 * (n - 4)), 0)
+        default:
+            var lo: UInt64 = 0
+            for i in 0..<n { lo |= UInt64(v[i]) << UInt64(8 * i) }
+            return (lo, 0)
+        }
+    }
+
+    /// The words folded into one, then splitmix64's finalizer: every input bit reaches the low
+    /// bits that pick the slot (names share their first bytes: a weaker mix made long probe
+    /// runs, each a mispredicted branch).
+    private static func hash(_ lo: UInt64, _ hi: UInt64, _ length: UInt64) -> UInt64 {
+        var z = lo &+ (hi ^ length) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func growShort() {
+        let old = shortSlots
+        shortSlots = Array(repeating: ShortSlot(), count: old.count * 2)
+        let mask = shortSlots.count - 1
+        for entry in old where entry.tag != 0 {
+            var slot = Int(truncatingIfNeeded: Self.hash(entry.lo, entry.hi, entry.tag >> 32)) & mask
+            while shortSlots[slot].tag != 0 { slot = (slot + 1) & mask }
+            shortSlots[slot] = entry
+        }
     }
 
     /// realm-core's order of string values (`StringData::operator<`): null first, then by
@@ -101,7 +260,7 @@ struct ByteStringTable {
     private mutating func grow() {
         slots = Array(repeating: 0, count: slots.count * 2)
         let mask = slots.count - 1
-        for p in 0..<ends.count where p != nullPosition {
+        for p in 0..<ends.count where p != nullPosition && ends[p] - (p == 0 ? 0 : ends[p - 1]) > 16 {
             var slot = withValue(p) { Int(truncatingIfNeeded: Self.hash($0!)) } & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(p + 1)

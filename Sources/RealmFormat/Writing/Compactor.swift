@@ -3,6 +3,10 @@
 /// after its children, contiguously from offset 24, then empty free lists, the top array and
 /// the 16-byte footer. Has-refs nodes are rebuilt with the minimal width for their new refs;
 /// all other nodes are copied byte for byte, with zeroed padding (§4.4).
+///
+/// The copy is one pass into one buffer reserved up front for the live data: a leaf is one
+/// memcpy of its header and payload, a has-refs node's slots are read onto a stack shared by
+/// the whole walk and packed from there, so no node costs an array of its own.
 public struct Compactor {
     public struct Options: Sendable {
         /// Keep the version number and the history (as `DB::compact`); false writes the 3-slot
@@ -19,6 +23,8 @@ public struct Compactor {
     /// Nodes written in place of the committed ones at their refs (`StringEnumerationPlan`).
     private var replacements: [Int: MutableNode] = [:]
     private var out: [UInt8] = []
+    /// The slots of the has-refs nodes being copied, innermost last (see `copy`).
+    private var slotStack: [Int64] = []
     private var progress: (@Sendable (Double) -> Void)?
     private var estimate = 1
     private var nextReport = 0
@@ -46,6 +52,10 @@ public struct Compactor {
         let format = UInt8(truncatingIfNeeded: snapshot.fileFormat)
         // Streaming header (§3.5): marker in slot 0, the format byte of slot 0, flags 0.
         out = [UInt8](repeating: 0xFF, count: 8) + [UInt8](repeating: 0, count: 8) + Array("T-DB".utf8) + [format, 0, 0, 0]
+        // The copy is about the live data (has-refs nodes may widen a little): reserving it once
+        // spares the doublings' copies and their freshly faulted pages.
+        out.reserveCapacity(24 + estimate + estimate / 16 + 4096)
+        slotStack.reserveCapacity(1024)
         guard let top = snapshot.top else {
             // Nothing committed: an empty file stays empty (header only, as Realm creates it).
             out = [UInt8](repeating: 0, count: 16) + Array("T-DB".utf8) + [0, 0, 0, 0]
@@ -100,24 +110,46 @@ public struct Compactor {
             progress(min(1, Double(out.count) / Double(estimate)))
             nextReport = out.count + estimate / 100 + 1
         }
-        if let replacement = replacements[ref] { return try write(replacement, depth: depth) }
+        if !replacements.isEmpty, let replacement = replacements[ref] { return try write(replacement, depth: depth) }
         let node = try snapshot.node(ref)
-        guard node.hasRefs else {
-            let newRef = out.count
-            out += [0x41, 0x41, 0x41, 0x41, node.header.flags]
-            out += [UInt8(node.count >> 16 & 0xFF), UInt8(node.count >> 8 & 0xFF), UInt8(node.count & 0xFF)]
-            out += node.payloadBytes()
-            padTo8()
-            return newRef
-        }
+        guard node.hasRefs else { return copyLeaf(node) }
         guard node.header.widthType == .bits else {
             throw .corrupt(offset: ref, reason: "has-refs node with a non-bits width type")
         }
-        var values = node.ints()
-        for i in 0..<values.count where values[i] != 0 && values[i] & 1 == 0 {
-            values[i] = Int64(try copy(Int(values[i]), depth: depth + 1))
+        // The slots go on the shared stack; children copied deeper push above them and pop
+        // before returning, so this node's slots stay at base..<base + n.
+        let n = node.count
+        let base = slotStack.count
+        for i in 0..<n { slotStack.append(node.int(i)) }
+        for i in base..<base + n {
+            let v = slotStack[i]
+            if v != 0 && v & 1 == 0 {
+                let newChild = try copy(Int(v), depth: depth + 1)
+                slotStack[i] = Int64(newChild)
+            }
         }
-        return writeNode(flags: node.header.flags & 0xE0, values: values)
+        let newRef = out.count
+        let flags = node.header.flags & 0xE0
+        var out = self.out
+        self.out = []
+        slotStack.withUnsafeBufferPointer { stack in
+            NodeWriting.append(flags: flags, values: UnsafeBufferPointer(rebasing: stack[base..<base + n]), to: &out)
+        }
+        self.out = out
+        slotStack.removeLast(n)
+        return newRef
+    }
+
+    /// A node without refs, copied as it is: its header and payload in one memcpy, then the
+    /// checksum bytes set to "AAAA" (§4.1) and the padding zeroed (§4.4), as the source's may
+    /// hold anything. `Node` checked that header and payload lie inside the image.
+    private mutating func copyLeaf(_ node: Node) -> Int {
+        let newRef = out.count
+        let size = 8 + node.header.payloadSize
+        out.append(contentsOf: node.image.rawSlice(node.ref, size))
+        for i in newRef..<newRef + 4 { out[i] = 0x41 }
+        out.append(contentsOf: repeatElement(0, count: node.header.byteSize - size))
+        return newRef
     }
 
     /// Writes a replacement node, children first: its new children, and the committed subtrees
@@ -144,10 +176,6 @@ public struct Compactor {
         let ref = out.count
         NodeWriting.append(flags: flags, values: values, to: &out)
         return ref
-    }
-
-    private mutating func padTo8() {
-        while out.count % 8 != 0 { out.append(0) }
     }
 
     private mutating func append64(_ v: UInt64) {

@@ -3,6 +3,11 @@
 public enum NodeWriting {
     /// Smallest width holding every value: 0, 1, 2, 4 unsigned; 8–64 signed (§4.3).
     public static func minimalWidth(_ values: [Int64]) -> Int {
+        values.withUnsafeBufferPointer { minimalWidth($0) }
+    }
+
+    /// `minimalWidth` of values in place (the compactor's slots, with no array per node).
+    static func minimalWidth(_ values: UnsafeBufferPointer<Int64>) -> Int {
         var lo: Int64 = 0, hi: Int64 = 0
         for v in values {
             lo = min(lo, v)
@@ -38,6 +43,10 @@ public enum NodeWriting {
 
     /// ArrayUnsigned (§4.3): width ≥ 8, elements unsigned.
     public static func minimalUnsignedWidth(_ values: [Int64]) -> Int {
+        values.withUnsafeBufferPointer { minimalUnsignedWidth($0) }
+    }
+
+    static func minimalUnsignedWidth(_ values: UnsafeBufferPointer<Int64>) -> Int {
         var hi: UInt64 = 0
         for v in values { hi = max(hi, UInt64(bitPattern: v)) }
         if hi < 1 << 8 { return 8 }
@@ -56,20 +65,32 @@ public enum NodeWriting {
     /// A header (`AAAA`, flags, 24-bit count) then `payload`, zero-padded to 8 bytes (§4.1).
     static func appendPadded(header flags: UInt8, count: Int, payload: [UInt8], to out: inout [UInt8]) {
         reserve(8 + payload.count + 7, in: &out)
-        out += [0x41, 0x41, 0x41, 0x41, flags, UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+        appendHeader(flags: flags, count: count, to: &out)
         out += payload
         out.append(contentsOf: repeatElement(0, count: (8 - payload.count % 8) % 8))
     }
 
     /// Appends the node: "AAAA", flags | width code, big-endian size, packed values, zero padding.
     public static func append(flags: UInt8, values: [Int64], width minimum: Int = 0, unsigned: Bool = false, to out: inout [UInt8]) {
+        values.withUnsafeBufferPointer { append(flags: flags, values: $0, width: minimum, unsigned: unsigned, to: &out) }
+    }
+
+    /// The 8-byte header (§4.1): "AAAA", `flags`, the big-endian 24-bit `count`; one store, no
+    /// temporary array (the compactor writes one per node).
+    @inline(__always)
+    static func appendHeader(flags: UInt8, count: Int, to out: inout [UInt8]) {
+        let word = UInt64(0x4141_4141) | UInt64(flags) << 32 | UInt64(count >> 16 & 0xFF) << 40
+            | UInt64(count >> 8 & 0xFF) << 48 | UInt64(count & 0xFF) << 56
+        withUnsafeBytes(of: word.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// `append` of values in place.
+    static func append(flags: UInt8, values: UnsafeBufferPointer<Int64>, width minimum: Int = 0, unsigned: Bool = false, to out: inout [UInt8]) {
         let width = max(unsigned ? minimalUnsignedWidth(values) : minimalWidth(values), minimum)
         let n = values.count
         let size = byteSize(count: n, width: width)
         NodeWriting.reserve(size, in: &out)
-        for byte in [0x41, 0x41, 0x41, 0x41, flags | widthCode(width), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] as [UInt8] {
-            out.append(byte)
-        }
+        appendHeader(flags: flags | widthCode(width), count: n, to: &out)
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: size - 8))
         switch width {
@@ -83,13 +104,11 @@ public enum NodeWriting {
             // Little-endian elements of 1–8 bytes; `size` covers n × width bits, so every store
             // below is inside the bytes just appended.
             out.withUnsafeMutableBytes { raw in
-                values.withUnsafeBufferPointer { values in
-                    switch width {
-                    case 8: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: start + i, as: UInt8.self) }
-                    case 16: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: start + 2 * i, as: UInt16.self) }
-                    case 32: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: start + 4 * i, as: UInt32.self) }
-                    default: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt64(bitPattern: v).littleEndian, toByteOffset: start + 8 * i, as: UInt64.self) }
-                    }
+                switch width {
+                case 8: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: start + i, as: UInt8.self) }
+                case 16: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: start + 2 * i, as: UInt16.self) }
+                case 32: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: start + 4 * i, as: UInt32.self) }
+                default: for (i, v) in values.enumerated() { raw.storeBytes(of: UInt64(bitPattern: v).littleEndian, toByteOffset: start + 8 * i, as: UInt64.self) }
                 }
             }
         }

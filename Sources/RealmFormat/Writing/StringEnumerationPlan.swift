@@ -57,6 +57,7 @@ public struct StringEnumerationPlan {
     private mutating func plan(_ column: Column, of table: Table, leaves: [ClusterLeaf], snapshot: Snapshot,
                                limit: Int) throws(FormatError) -> (distinct: Int, list: MutableNode?) {
         var seen = ByteStringTable()
+        var batch = ByteStringTable.Batch()
         var positions: [(ref: Int, positions: [Int64])] = []
         for leaf in leaves {
             guard let ref = leaf.columnRef(column.leafIndex) else {
@@ -68,7 +69,8 @@ public struct StringEnumerationPlan {
             }
             var leafPositions = [Int64]()
             leafPositions.reserveCapacity(reader.count)
-            try reader.forEachValue { v in leafPositions.append(Int64(seen.insert(v).position)) }
+            try reader.forEachValue { v in seen.insert(v, batch: &batch, positions: &leafPositions) }
+            seen.flush(&batch, positions: &leafPositions)
             if seen.count > limit { return (limit + 1, nil) }
             positions.append((ref, leafPositions))
         }
