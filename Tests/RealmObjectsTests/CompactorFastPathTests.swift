@@ -6,7 +6,8 @@ import XCTest
 
 /// `Compactor`'s one-buffer copy (leaves as one memcpy, has-refs slots on a shared stack, the
 /// output reserved once) writes exactly the bytes of the plain node-by-node copy it replaced
-/// (`PlainCompaction` below: each node decoded, then re-encoded; realm-format.md §13.8), on
+/// (`PlainCompaction` below: each node decoded, then re-encoded, cluster leaves column by
+/// column as `NodeLayout` orders them; realm-format.md §13.8), on
 /// every fixture it can compact, plain and encrypted; and the copy verifies and exports as the
 /// original does.
 final class CompactorFastPathTests: XCTestCase {
@@ -134,8 +135,32 @@ enum PlainCompaction {
         }
         guard node.header.widthType == .bits else { throw FormatError.corrupt(offset: ref, reason: "not bits") }
         var values = node.ints()
-        for i in values.indices where values[i] != 0 && values[i] & 1 == 0 {
-            values[i] = Int64(try copy(snapshot, Int(values[i]), depth + 1, &out))
+        func isRef(_ v: Int64) -> Bool { v != 0 && v & 1 == 0 }
+        if node.isInner {
+            // Cluster leaves column by column: other children, then every leaf's slot 0, slot
+            // 1, …, then the leaves (NodeLayout's order).
+            var leaves: [(slot: Int, node: Node, values: [Int64])] = []
+            for i in values.indices where isRef(values[i]) {
+                let child = try snapshot.node(Int(values[i]))
+                if child.hasRefs, !child.isInner, child.header.widthType == .bits {
+                    leaves.append((i, child, child.ints()))
+                } else {
+                    values[i] = Int64(try copy(snapshot, Int(values[i]), depth + 1, &out))
+                }
+            }
+            for s in 0..<(leaves.map(\.values.count).max() ?? 0) {
+                for l in leaves.indices where s < leaves[l].values.count && isRef(leaves[l].values[s]) {
+                    leaves[l].values[s] = Int64(try copy(snapshot, Int(leaves[l].values[s]), depth + 2, &out))
+                }
+            }
+            for leaf in leaves {
+                values[leaf.slot] = Int64(out.count)
+                pack(flags: leaf.node.header.flags & 0xE0, leaf.values, minimumWidth: 0, &out)
+            }
+        } else {
+            for i in values.indices where isRef(values[i]) {
+                values[i] = Int64(try copy(snapshot, Int(values[i]), depth + 1, &out))
+            }
         }
         let newRef = out.count
         pack(flags: node.header.flags & 0xE0, values, minimumWidth: 0, &out)

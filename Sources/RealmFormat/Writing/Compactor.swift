@@ -1,6 +1,7 @@
 /// Writes a compacted copy of a snapshot the way Realm's `DB::compact` does
 /// (realm-format.md §13.8): a streaming-form file holding only the live nodes, each written
-/// after its children, contiguously from offset 24, then empty free lists, the top array and
+/// after its children (below an inner node, cluster leaves column by column, as `NodeLayout`
+/// lays out new nodes), contiguously from offset 24, then empty free lists, the top array and
 /// the 16-byte footer. Has-refs nodes are rebuilt with the minimal width for their new refs;
 /// all other nodes are copied byte for byte, with zeroed padding (§4.4).
 ///
@@ -121,11 +122,15 @@ public struct Compactor {
         let n = node.count
         let base = slotStack.count
         for i in 0..<n { slotStack.append(node.int(i)) }
-        for i in base..<base + n {
-            let v = slotStack[i]
-            if v != 0 && v & 1 == 0 {
-                let newChild = try copy(Int(v), depth: depth + 1)
-                slotStack[i] = Int64(newChild)
+        if node.isInner {
+            try copyChildrenColumnMajor(slots: base..<base + n, depth: depth)
+        } else {
+            for i in base..<base + n {
+                let v = slotStack[i]
+                if v != 0 && v & 1 == 0 {
+                    let newChild = try copy(Int(v), depth: depth + 1)
+                    slotStack[i] = Int64(newChild)
+                }
             }
         }
         let newRef = out.count
@@ -138,6 +143,48 @@ public struct Compactor {
         self.out = out
         slotStack.removeLast(n)
         return newRef
+    }
+
+    /// The children of an inner node in `NodeLayout`'s order: children that are not leaves
+    /// holding refs first, then the leaves' subtrees slot by slot (every cluster leaf's column 1,
+    /// then column 2, …), then the leaves, so that each column of a table is one stretch of the
+    /// compacted file. The leaves' slots go on the stack above the parent's.
+    private mutating func copyChildrenColumnMajor(slots parent: Range<Int>, depth: Int) throws(FormatError) {
+        var leaves: [(slot: Int, base: Int, count: Int, flags: UInt8)] = []
+        for i in parent {
+            let v = slotStack[i]
+            guard v != 0 && v & 1 == 0 else { continue }
+            let ref = Int(v)
+            if replacements[ref] == nil, depth + 1 < 200 {
+                let child = try snapshot.node(ref)
+                if child.hasRefs, !child.isInner, child.header.widthType == .bits {
+                    let base = slotStack.count
+                    for j in 0..<child.count { slotStack.append(child.int(j)) }
+                    leaves.append((i, base, child.count, child.header.flags & 0xE0))
+                    continue
+                }
+            }
+            slotStack[i] = Int64(try copy(ref, depth: depth + 1))
+        }
+        guard !leaves.isEmpty else { return }
+        let width = leaves.map(\.count).max() ?? 0
+        for s in 0..<width {
+            for leaf in leaves where s < leaf.count {
+                let v = slotStack[leaf.base + s]
+                if v != 0 && v & 1 == 0 { slotStack[leaf.base + s] = Int64(try copy(Int(v), depth: depth + 2)) }
+            }
+        }
+        var out = self.out
+        self.out = []
+        for leaf in leaves {
+            let newRef = out.count
+            slotStack.withUnsafeBufferPointer { stack in
+                NodeWriting.append(flags: leaf.flags, values: UnsafeBufferPointer(rebasing: stack[leaf.base..<leaf.base + leaf.count]), to: &out)
+            }
+            slotStack[leaf.slot] = Int64(newRef)
+        }
+        self.out = out
+        slotStack.removeLast(slotStack.count - leaves[0].base)
     }
 
     /// A node without refs, copied as it is: its header and payload in one memcpy, then the
