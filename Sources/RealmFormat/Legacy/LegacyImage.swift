@@ -25,12 +25,19 @@ extension LegacyConversion {
             let values = model.values[c]
             var levelKeys = [(Int32, Int32)]()
             levelKeys.reserveCapacity(values.count)
+            // An int column without nulls (every integer primary key) is built from plain
+            // ints (`SearchIndexWriter.build(ints:)`, pinned to the general build by
+            // SearchIndexTests): no (value, key) pair per object.
+            var ints: [Int64]? = column.type == .int ? [] : nil
+            ints?.reserveCapacity(values.count)
             for value in values {
                 if case let .int(v) = value, column.type == .int {
                     levelKeys.append((IndexKey.key(int: v, offset: 0), IndexKey.key(int: v, offset: 4)))
+                    ints?.append(v)
                 } else {
                     let data = IndexKey.bytes(of: value, columnType: column.type) ?? .null
                     levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
+                    ints = nil
                 }
             }
             let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: model.objectKeys)
@@ -38,7 +45,14 @@ extension LegacyConversion {
                 guard let row = model.row(of: key) else { throw .corrupt(offset: 0, reason: "index refers to a missing object \(key)") }
                 return values[row]
             }
-            out[column.key] = try writer.build(Array(zip(values, model.objectKeys)).map { (value: $0, key: $1) }, order: order)
+            if let ints {
+                out[column.key] = try writer.build(ints: ints, keys: model.objectKeys, order: order, unique: false)
+                continue
+            }
+            var entries = [(value: Value, key: Int64)]()
+            entries.reserveCapacity(values.count)
+            for (value, key) in zip(values, model.objectKeys) { entries.append((value, key)) }
+            out[column.key] = try writer.build(entries, order: order)
         }
         return out
     }

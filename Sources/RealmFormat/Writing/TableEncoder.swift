@@ -134,13 +134,18 @@ public enum TableEncoder {
         let leaf = MutableNode(integers: [Int64](repeating: 0, count: 1 + leafCount), hasRefs: true)
         setKeys(rows.map { model.objectKeys[$0] - base }, of: leaf)
         for (c, column) in model.columns.enumerated() {
-            leaf.setChild(1 + column.key.leafIndex, try encodeColumn(Array(model.values[c][rows]), column: column))
+            leaf.setChild(1 + column.key.leafIndex, try encodeColumn(model.values[c][rows], column: column))
         }
         return leaf
     }
 
     /// One column array of a cluster leaf (§9, §10): scalars, a ref per collection, backlinks.
     public static func encodeColumn(_ values: [Value], column: TableModel.ColumnModel) throws(FormatError) -> MutableNode {
+        try encodeColumn(values[...], column: column)
+    }
+
+    /// `encodeColumn` of one leaf's rows of a whole column, read in place (no copy per leaf).
+    static func encodeColumn(_ values: ArraySlice<Value>, column: TableModel.ColumnModel) throws(FormatError) -> MutableNode {
         if column.isBacklink {
             return LeafEncoder.encodeBacklinks(values.map { v in
                 if case let .list(links) = v { return links.compactMap { if case let .link(k) = $0 { return k } else { return nil } } }
