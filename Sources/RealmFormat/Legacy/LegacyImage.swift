@@ -1,5 +1,6 @@
 /// The format-24 image of a converted legacy group (legacy-formats.md §8.4): every table
-/// encoded anew by `TableEncoder` (cluster leaves of ≤ 256 objects), the slot `pk` leaves
+/// encoded anew by `TableEncoder` (cluster leaves of ≤ 256 objects; the columns kept by type
+/// straight from their `LegacyTypedColumn`), the slot `pk` leaves
 /// behind removed with tag 1 as Core's `remove_table` leaves it, the on-disk version number
 /// kept. This is the image every reader sees and `upgrade` writes.
 extension LegacyConversion {
@@ -7,7 +8,10 @@ extension LegacyConversion {
         var tables = [NewFile.TableSlot]()
         for slot in slots {
             switch slot {
-            case let .table(model): tables.append(.table(try TableEncoder.encode(model, indexes: try Self.searchIndexes(model))))
+            case let .table(model):
+                let typed = typedColumns[model.key] ?? [:]
+                tables.append(.table(try TableEncoder.encode(model, indexes: try Self.searchIndexes(model),
+                                                             columnLeaf: { key, rows in typed[key]?.leaf(rows) })))
             case .removed: tables.append(.removed(tag: 1))
             }
         }
