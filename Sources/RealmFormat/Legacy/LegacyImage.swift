@@ -15,7 +15,10 @@ extension LegacyConversion {
             case .removed: tables.append(.removed(tag: 1))
             }
         }
-        return NewFile.bytes(tableNames: names, slots: tables, version: group.source.top?.version ?? 1)
+        // The image is seldom more than 1.2 times the old file (the benchmark's: 1.14); pages
+        // of the reserve that stay unused are never touched, so reserving twice costs nothing.
+        return NewFile.bytes(tableNames: names, slots: tables, version: group.source.top?.version ?? 1,
+                             capacity: 2 * group.source.image.count)
     }
 
     /// The search index of every indexed column (the primary key's always), built level by

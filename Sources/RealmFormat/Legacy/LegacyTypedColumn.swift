@@ -1,6 +1,6 @@
 /// One old column of single values kept by type for the image (legacy-formats.md §8.4): ints
 /// and bools as their leaf elements, doubles and floats as the bytes of their old leaves (the
-/// old float leaves are today's, §5.3), strings as byte arrays, timestamps (and DateTimes) as
+/// old float leaves are today's, §5.3), strings in one buffer (`StringCells`), timestamps (and DateTimes) as
 /// structs. Its cluster leaves are then encoded from these straight away: no `Value` per cell
 /// is made, boxed, encoded and freed, which is most of what converting a large table costs.
 ///
@@ -18,7 +18,7 @@ struct LegacyTypedColumn {
         case nullableIntegers([Int64?])
         /// The payload bytes of the old leaves, back to back, `width` bytes per value.
         case bytes([UInt8], width: Int)
-        case strings([[UInt8]?])
+        case strings(StringCells)
         case timestamps([Timestamp?])
     }
 
@@ -73,8 +73,8 @@ struct LegacyTypedColumn {
             return LegacyTypedColumn(cells: .bytes(bytes, width: width), count: count)
         case .string:
             guard c.enumKeysRef == nil else { return nil }
-            let strings = try reader.strings(root, nullable: nullable)
-            if strings.contains(where: { ($0?.count ?? 0) > LeafEncoder.maxStringSize }) { return nil }
+            let strings = try reader.stringBuffer(root, nullable: nullable)
+            if strings.longest > LeafEncoder.maxStringSize { return nil }
             return LegacyTypedColumn(cells: .strings(strings), count: strings.count)
         case .dateTime:
             let seconds = try reader.ints(root, nullable: nullable)
@@ -103,7 +103,11 @@ struct LegacyTypedColumn {
         case let .bytes(b, width):
             return MutableNode(bytes: Array(b[(width * rows.lowerBound)..<(width * rows.upperBound)]),
                                width: rows.isEmpty ? 0 : width, count: rows.count)
-        case let .strings(a): return LeafEncoder.stringLeaf(Array(a[rows]))
+        case let .strings(all):
+            var part = StringCells()
+            part.reserve(rows.count, bytes: rows.isEmpty ? 0 : all.ends[rows.upperBound - 1] - (rows.lowerBound == 0 ? 0 : all.ends[rows.lowerBound - 1]))
+            for i in rows { part.append(all[i]) }
+            return LeafEncoder.stringLeaf(of: part)
         case let .timestamps(a): return LeafEncoder.timestampLeaf(Array(a[rows]))
         }
     }
