@@ -62,6 +62,26 @@ final class LegacyTypedColumnTests: XCTestCase {
         XCTAssertEqual(kinds, ["integers", "nullable integers", "bytes 4", "bytes 8", "strings", "timestamps"])
     }
 
+    /// A leaf's strings cut from a whole column's buffer are those values, in order.
+    func testStringCellsCopyOfARangeHoldsThoseValues() {
+        var all = StringCells()
+        let values: [[UInt8]?] = (0..<600).map { i in i % 7 == 3 ? nil : Array(repeating: UInt8(65 + i % 26), count: i % 5) }
+        for v in values { all.append(v) }
+        for range in [0..<0, 0..<256, 256..<512, 512..<600, 3..<4, 599..<600] {
+            let part = all.copy(range)
+            XCTAssertEqual(part.count, range.count, "\(range)")
+            XCTAssertEqual(part.map { $0.map(Array.init) }, Array(values[range]), "\(range)")
+            var oneByOne = StringCells()
+            for v in values[range] { oneByOne.append(v) }
+            XCTAssertEqual(part.byteCount, oneByOne.byteCount, "\(range)")
+            XCTAssertEqual(part.longest, oneByOne.longest, "\(range)")
+            var copied = [UInt8](), appended = [UInt8]()
+            _ = NewFile.serialize(LeafEncoder.stringLeaf(of: part), into: &copied)
+            _ = NewFile.serialize(LeafEncoder.stringLeaf(of: oneByOne), into: &appended)
+            XCTAssertEqual(copied, appended, "\(range): the leaf written from the copy")
+        }
+    }
+
     /// Flipped bytes in old fixtures: both paths give the same image or the same error.
     func testDamagedOldFilesFailAlikeOnBothPaths() throws {
         let names = ["java__default-before-migration.realm", "core__test_upgrade_database_4_9_to_10.realm",

@@ -103,11 +103,7 @@ struct LegacyTypedColumn {
         case let .bytes(b, width):
             return MutableNode(bytes: Array(b[(width * rows.lowerBound)..<(width * rows.upperBound)]),
                                width: rows.isEmpty ? 0 : width, count: rows.count)
-        case let .strings(all):
-            var part = StringCells()
-            part.reserve(rows.count, bytes: rows.isEmpty ? 0 : all.ends[rows.upperBound - 1] - (rows.lowerBound == 0 ? 0 : all.ends[rows.lowerBound - 1]))
-            for i in rows { part.append(all[i]) }
-            return LeafEncoder.stringLeaf(of: part)
+        case let .strings(all): return LeafEncoder.stringLeaf(of: all.copy(rows))
         case let .timestamps(a): return LeafEncoder.timestampLeaf(Array(a[rows]))
         }
     }
