@@ -142,6 +142,13 @@ struct LegacyColumnReader {
     }
 
     private func mediumStrings(_ leaf: Node) throws(FormatError) -> [[UInt8]?] {
+        var out = [[UInt8]?]()
+        try forEachMediumString(leaf) { s in out.append(s.map { Array($0) }) }
+        return out
+    }
+
+    /// The values of a medium string leaf in order, in place (nil for null).
+    private func forEachMediumString(_ leaf: Node, _ body: (UnsafeRawBufferPointer?) -> Void) throws(FormatError) {
         guard leaf.count == 2 || leaf.count == 3, let offsetsRef = leaf.ref(0), let blobRef = leaf.ref(1) else {
             throw corrupt(leaf.ref, "medium string leaf is not [offsets, blob, nulls]")
         }
@@ -152,8 +159,6 @@ struct LegacyColumnReader {
         if let present, present.count < offsets.count {
             throw corrupt(present.ref, "null flags shorter than the offsets")
         }
-        var out = [[UInt8]?]()
-        out.reserveCapacity(offsets.count)
         var start = 0
         for i in 0..<offsets.count {
             let end = Int(offsets.int(i))
@@ -161,11 +166,38 @@ struct LegacyColumnReader {
                 throw corrupt(offsetsRef, "string end \(end) is outside a blob of \(bytes.count) bytes or before its start \(start)")
             }
             if let present, present.int(i) == 0 {
-                out.append(nil)
+                body(nil)
             } else {
-                out.append(Array(UnsafeRawBufferPointer(rebasing: bytes[start..<(end - 1)])))
+                body(UnsafeRawBufferPointer(rebasing: bytes[start..<(end - 1)]))
             }
             start = end
+        }
+    }
+
+    /// `strings` into one buffer (`StringCells`), for the conversion's typed columns: no array
+    /// per value. The same leaves, values and errors as `strings` (`LegacyTypedColumnTests`).
+    func stringBuffer(_ root: Int, nullable: Bool) throws(FormatError) -> StringCells {
+        var out = StringCells()
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        func add(_ s: UnsafeRawBufferPointer?) { out.append(s ?? (nullable ? nil : empty)) }
+        try forEachLeaf(root) { leaf throws(FormatError) in
+            if leaf.hasRefs && !leaf.context {
+                try forEachMediumString(leaf, add)
+            } else if !leaf.hasRefs && leaf.header.widthType != .multiply {
+                throw corrupt(leaf.ref, "string leaf is neither a short, a medium nor a big string array")
+            } else if !leaf.hasRefs && leaf.width > 0 && leaf.payloadBytes().count >= leaf.width * leaf.count {
+                // Short strings (§5.4): a block of `width` bytes per value, whose last byte
+                // counts the padding; more padding than the block holds means null.
+                let w = leaf.width, payload = leaf.payloadBytes()
+                for i in 0..<leaf.count {
+                    let length = w - 1 - Int(payload[i * w + w - 1])
+                    add(length < 0 ? nil : UnsafeRawBufferPointer(rebasing: payload[(i * w)..<(i * w + length)]))
+                }
+            } else {
+                for s in try source.decodeStrings(leaf.ref, nullable: true) {
+                    if let s { s.withUnsafeBytes { add($0) } } else { add(nil) }
+                }
+            }
         }
         return out
     }

@@ -22,8 +22,14 @@ struct LegacyConversion {
     }
 
     let group: LegacyGroup
+    /// Whether plain columns are kept by type (`LegacyTypedColumn`); false reads every column
+    /// into `Value`s, the path the typed one is checked against.
+    var keepsTypedColumns = true
     private(set) var names: [String] = []
     private(set) var slots: [Slot] = []
+    /// The columns kept by type, per table; their `values` in the slot's model are empty
+    /// (only `fileBytes` reads them).
+    private(set) var typedColumns: [TableKey: [ColumnKey: LegacyTypedColumn]] = [:]
 
     /// Columns Core 13 removes at the end of its upgrade.
     static let droppedColumns: Set<String> = ["!OID", "!ROW_INDEX"]
@@ -32,8 +38,9 @@ struct LegacyConversion {
     /// Core 13 keeps its progress in this table while it upgrades, and removes it at the end.
     static let progressTableName = "!UPDATE_PROGRESS"
 
-    static func convert(_ group: LegacyGroup) throws(FormatError) -> LegacyConversion {
+    static func convert(_ group: LegacyGroup, keepingTypedColumns: Bool = true) throws(FormatError) -> LegacyConversion {
         var c = LegacyConversion(group: group)
+        c.keepsTypedColumns = keepingTypedColumns
         try c.run()
         return c
     }
@@ -347,6 +354,15 @@ struct LegacyConversion {
             }
             let isLink = [.link, .linkList].contains(column.source.type)
             let roots = plan.rowSources.map { $0.root(of: column.source) }
+            if keepsTypedColumns, roots.count == 1, let root = roots[0], !moved, plan.name != Self.pkTableName,
+               !column.isDropped, !column.source.isConvertedList, column.model.key != plan.primaryKey,
+               let typed = LegacyTypedColumn.read(reader, column.source, model: column.model, root: root) {
+                guard typed.count == n else {
+                    throw reader.corrupt(plan.spec.ref, "column '\(column.model.name)' has \(typed.count) rows, the table \(n)")
+                }
+                typedColumns[plan.key, default: [:]][column.model.key] = typed
+                continue
+            }
             var values = [Value]()
             if !roots.isEmpty, roots.allSatisfy({ $0 != nil }), !moved || isLink {
                 // One columns array (a table's own rows) gives the column as it is, uncopied.

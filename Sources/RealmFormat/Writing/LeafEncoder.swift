@@ -25,6 +25,13 @@ public enum LeafEncoder {
     /// needs ids unique over the whole tree, so build those with `encodeCollection`.
     public static func encode(_ values: [Value], type: ColumnType, nullable: Bool,
                               context: Snapshot.LeafContext) throws(FormatError) -> MutableNode {
+        try encode(values[...], type: type, nullable: nullable, context: context)
+    }
+
+    /// `encode` of a run of a longer column (a cluster leaf's rows of a whole table, as
+    /// `TableEncoder` cuts them), read in place rather than copied into an array first.
+    static func encode(_ values: ArraySlice<Value>, type: ColumnType, nullable: Bool,
+                       context: Snapshot.LeafContext) throws(FormatError) -> MutableNode {
         switch type {
         case .int:
             if nullable { return nullableIntLeaf(try values.map { v throws(FormatError) in try optional(v, type) { $0.int } }) }
@@ -78,7 +85,7 @@ public enum LeafEncoder {
             return MutableNode(integers: elements)
         case .mixed:
             var ids = NestedCollectionIDs()
-            return try mixedLeaf(values, ids: &ids, nesting: 0)
+            return try mixedLeaf(Array(values), ids: &ids, nesting: 0)
         case .backlink:
             throw .cannotWrite(reason: "backlink columns hold origin keys, not values (use encodeBacklinks)")
         }
@@ -111,7 +118,7 @@ public enum LeafEncoder {
     // MARK: floats, doubles, decimals (§9.3, §9.9)
 
     /// Width-4 or width-8 IEEE values; null is one NaN pattern, which a real value may not use.
-    private static func numberLeaf(_ values: [Value], type: ColumnType, nullable: Bool, width: Int, null: UInt64,
+    private static func numberLeaf(_ values: ArraySlice<Value>, type: ColumnType, nullable: Bool, width: Int, null: UInt64,
                                    bits: (Value) -> UInt64?) throws(FormatError) -> MutableNode {
         var payload = [UInt8]()
         payload.reserveCapacity(width * values.count)

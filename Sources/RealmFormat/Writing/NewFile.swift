@@ -14,8 +14,13 @@ public enum NewFile {
         case removed(tag: UInt32)
     }
 
-    public static func bytes(tableNames: [String], slots tableSlots: [TableSlot], version: UInt64 = 1) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 24)
+    /// `capacity`: the bytes to reserve up front when the caller can tell the image's size
+    /// roughly (a large image then grows without being copied at every doubling).
+    public static func bytes(tableNames: [String], slots tableSlots: [TableSlot], version: UInt64 = 1,
+                             capacity: Int = 0) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(max(capacity, 24))
+        out += [UInt8](repeating: 0, count: 24)
         out.replaceSubrange(16..<20, with: Array("T-DB".utf8))
         let names = serialize(ShortStringArray.make(tableNames.map { Array($0.utf8) }), into: &out)
         let tableList = MutableNode(integers: [Int64](repeating: 0, count: tableSlots.count), hasRefs: true)

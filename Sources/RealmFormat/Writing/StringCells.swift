@@ -74,6 +74,17 @@ struct StringCells: RandomAccessCollection, ByteStrings {
         return tail
     }
 
+    /// Values `range` as cells of their own: one copy of their bytes, ends shifted.
+    func copy(_ range: Range<Int>) -> StringCells {
+        var out = StringCells()
+        guard !range.isEmpty else { return out }
+        let first = start(range.lowerBound)
+        out.bytes = Array(bytes[first..<ends[range.upperBound - 1]])
+        out.ends = ends[range].map { $0 - first }
+        out.nulls = Array(nulls[range])
+        return out
+    }
+
     mutating func append(contentsOf other: StringCells) {
         for j in other.indices { append(other[j]) }
     }

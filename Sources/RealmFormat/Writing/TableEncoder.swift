@@ -7,10 +7,19 @@ public enum TableEncoder {
     /// `indexes`: search-index trees to use as they are (a column whose values did not change
     /// keeps its index); the others are built.
     public static func encode(_ model: TableModel, indexes existing: [ColumnKey: MutableNode] = [:]) throws(FormatError) -> MutableNode {
+        try encode(model, indexes: existing, columnLeaf: { _, _ in nil })
+    }
+
+    /// A column's cluster leaf for a range of rows, encoded by the caller (nil: from
+    /// `model.values`): the legacy conversion keeps plain columns by type (`LegacyTypedColumn`).
+    typealias ColumnLeafSource = (_ key: ColumnKey, _ rows: Range<Int>) -> MutableNode?
+
+    static func encode(_ model: TableModel, indexes existing: [ColumnKey: MutableNode],
+                       columnLeaf: ColumnLeafSource) throws(FormatError) -> MutableNode {
         let leafCount = (model.columns.map { $0.key.leafIndex }.max() ?? -1) + 1
         let top = MutableNode(integers: [Int64](repeating: 0, count: 14), hasRefs: true)
         top.setChild(0, try encodeSpec(model))
-        top.setChild(2, try encodeClusters(model, leafCount: leafCount))
+        top.setChild(2, try encodeClusters(model, leafCount: leafCount, columnLeaf: columnLeaf))
         top.setTagged(3, Int64(model.key.value))
         let indexes = MutableNode(integers: [Int64](repeating: 0, count: leafCount), hasRefs: true)
         for (c, column) in model.columns.enumerated() where column.isIndexed || column.key == model.primaryKey {
@@ -62,13 +71,13 @@ public enum TableEncoder {
     }
 
     /// §8: leaves of ≤ 256 objects, then inner nodes over them (`clusterRoot`).
-    static func encodeClusters(_ model: TableModel, leafCount: Int) throws(FormatError) -> MutableNode {
+    static func encodeClusters(_ model: TableModel, leafCount: Int, columnLeaf: ColumnLeafSource = { _, _ in nil }) throws(FormatError) -> MutableNode {
         var level: [ClusterLevelEntry] = []
         var start = 0
         repeat {
             let end = min(start + leafSize, model.objectCount)
             let base = start == 0 ? 0 : model.objectKeys[start]
-            level.append((base, .node(try encodeLeaf(model, rows: start..<end, base: base, leafCount: leafCount)), end - start))
+            level.append((base, .node(try encodeLeaf(model, rows: start..<end, base: base, leafCount: leafCount, columnLeaf: columnLeaf)), end - start))
             start = end
         } while start < model.objectCount
         guard case let .node(root) = clusterRoot(over: level) else {
@@ -130,17 +139,27 @@ public enum TableEncoder {
         }
     }
 
-    static func encodeLeaf(_ model: TableModel, rows: Range<Int>, base: Int64, leafCount: Int) throws(FormatError) -> MutableNode {
+    static func encodeLeaf(_ model: TableModel, rows: Range<Int>, base: Int64, leafCount: Int,
+                           columnLeaf: ColumnLeafSource = { _, _ in nil }) throws(FormatError) -> MutableNode {
         let leaf = MutableNode(integers: [Int64](repeating: 0, count: 1 + leafCount), hasRefs: true)
         setKeys(rows.map { model.objectKeys[$0] - base }, of: leaf)
         for (c, column) in model.columns.enumerated() {
-            leaf.setChild(1 + column.key.leafIndex, try encodeColumn(Array(model.values[c][rows]), column: column))
+            if let given = columnLeaf(column.key, rows) {
+                leaf.setChild(1 + column.key.leafIndex, given)
+                continue
+            }
+            leaf.setChild(1 + column.key.leafIndex, try encodeColumn(model.values[c][rows], column: column))
         }
         return leaf
     }
 
     /// One column array of a cluster leaf (§9, §10): scalars, a ref per collection, backlinks.
     public static func encodeColumn(_ values: [Value], column: TableModel.ColumnModel) throws(FormatError) -> MutableNode {
+        try encodeColumn(values[...], column: column)
+    }
+
+    /// `encodeColumn` of one leaf's rows of a whole column, read in place (no copy per leaf).
+    static func encodeColumn(_ values: ArraySlice<Value>, column: TableModel.ColumnModel) throws(FormatError) -> MutableNode {
         if column.isBacklink {
             return LeafEncoder.encodeBacklinks(values.map { v in
                 if case let .list(links) = v { return links.compactMap { if case let .link(k) = $0 { return k } else { return nil } } }
