@@ -1,5 +1,5 @@
 import Foundation
-import RealmFormat
+@testable import RealmFormat
 import RealmTestSupport
 import XCTest
 
@@ -116,6 +116,28 @@ final class EncryptionTests: XCTestCase {
         let lazy = realmsh("export", "--key-file", keyFile, path)
         XCTAssertEqual(lazy.code, 0, lazy.stderr)
         XCTAssertEqual(lazy.stdout, plain.stdout)
+    }
+
+    /// Decrypted pages never reach a file: the logical image of an encrypted file is marked
+    /// "do not dump" (the `dd` flag in /proc/self/smaps), so a core dump leaves it out.
+    func testDecryptedPagesAreLeftOutOfCoreDumps() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let snapshot = try Snapshot(path: encryptedCopy(in: dir), key: EncryptionKey(file: keyFile))
+        let base = UInt(bitPattern: try XCTUnwrap(snapshot.image.bytes.baseAddress))
+        // Read to the end: /proc files report a size of 0.
+        let smaps = String(decoding: try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/smaps")).readToEnd() ?? Data(), as: UTF8.self)
+        var inMapping = false, flags: String?
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), let start = UInt(line[..<dash], radix: 16),
+               let space = line.firstIndex(of: " "), let end = UInt(line[line.index(after: dash)..<space], radix: 16) {
+                inMapping = start <= base && base < end
+            } else if inMapping, line.hasPrefix("VmFlags:") {
+                flags = String(line)
+            }
+        }
+        let vmFlags = try XCTUnwrap(flags, "no mapping holds the decrypted image")
+        XCTAssertTrue(vmFlags.split(separator: " ").contains("dd"), vmFlags)
     }
 
     /// A damaged page that opening does not read: `info` still works, and the read that first

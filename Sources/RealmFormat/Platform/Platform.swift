@@ -30,9 +30,15 @@ public enum Platform {
     /// `size` bytes of zero-filled anonymous memory, reserved but not committed: pages cost
     /// memory only once written (an encrypted file's logical image, `DecryptedPages`). Freed by
     /// `unmap`. Nil when the mapping fails.
+    ///
+    /// The memory is left out of core dumps (`MADV_DONTDUMP`): it holds decrypted pages, and a
+    /// crash must not write them to a file.
     static func reserveZeroed(_ size: Int) -> UnsafeMutableRawBufferPointer? {
         guard size > 0, let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
               base != MAP_FAILED else { return nil }
+        #if os(Linux)
+        _ = madvise(base, size, 16)                   // MADV_DONTDUMP
+        #endif
         return UnsafeMutableRawBufferPointer(start: base, count: size)
     }
 
