@@ -63,6 +63,13 @@ public struct ByteImage: @unchecked Sendable {
         if let pages { try pages.ensure(offset, length) }
     }
 
+    /// Before a scan of one column: decrypts the pages of the nodes at `refs` (and their small
+    /// subtrees) on two threads, for an encrypted image (`DecryptedPages.prefetch`); nothing
+    /// for a plain one.
+    func prefetchDecrypted(nodes refs: [Int]) {
+        pages?.prefetch(nodes: refs, of: self)
+    }
+
     /// Pages of an encrypted image decrypted so far; nil for a plain image.
     public var decryptedPageCount: Int? { pages?.decryptedPages }
 

@@ -88,6 +88,7 @@ extension Snapshot {
         if let column = integerColumns[key] { return column }
         guard let clusters = try? clusterLeaves(rootRef: rootRef),
               let refs = try? columnRefs(rootRef: rootRef, leafIndex: leafIndex), refs.count == clusters.count else { return nil }
+        image.prefetchDecrypted(nodes: refs)
         var leaves = [IntegerElements]()
         leaves.reserveCapacity(clusters.count)
         for (l, (cluster, _)) in clusters.enumerated() {

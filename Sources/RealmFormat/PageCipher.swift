@@ -6,9 +6,10 @@ import CCrypto
 /// One cipher per open file, not per page: the AES key schedules (one per direction) and the
 /// HMAC key are set up once, and each page only re-initializes with its IV / resets the MAC.
 /// Setting them up per page cost more than the page's own decryption (a count scan of an
-/// encrypted 1M-row file touches ~8,000 pages). Not thread-safe: `DecryptedPages` holds it
-/// under a lock.
-final class PageCipher {
+/// encrypted 1M-row file touches ~8,000 pages). Not thread-safe: one thread at a time uses it
+/// (`DecryptedPages` hands its ciphers out from a pool, one per page being decrypted), hence
+/// `@unchecked Sendable`.
+final class PageCipher: @unchecked Sendable {
     static let pageSize = 4096
     static let macSize = 28
 

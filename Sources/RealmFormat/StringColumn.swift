@@ -441,6 +441,7 @@ extension Snapshot {
         if let column = stringColumns[key] { return column }
         guard let clusters = try? clusterLeaves(rootRef: rootRef),
               let refs = try? columnRefs(rootRef: rootRef, leafIndex: leafIndex), refs.count == clusters.count else { return nil }
+        image.prefetchDecrypted(nodes: refs)
         var leaves = [StringColumn.Leaf]()
         leaves.reserveCapacity(clusters.count)
         for (l, (cluster, _)) in clusters.enumerated() {

@@ -78,4 +78,23 @@ final class ColumnLayoutTests: XCTestCase {
         XCTAssertEqual(encrypted.code, 0, encrypted.stderr)
         XCTAssertEqual(encrypted.stdout, plain.stdout)
     }
+
+    /// The scan's two-thread decryption of a column (`DecryptedPages.prefetch`) skips a page
+    /// that fails its HMAC; the scan's own read then stops with the corrupt-page error naming
+    /// it (exit 65), as without the prefetch.
+    func testADamagedPageInAScannedColumnFailsTheScanCleanly() throws {
+        let files = try makeFiles()
+        let plain = try Snapshot(path: files.plain)
+        let root = try XCTUnwrap(plain.table(named: "class_Item")?.clusterRef)
+        let refs = try plain.columnRefs(rootRef: root, leafIndex: 1)
+        XCTAssertGreaterThanOrEqual(refs.count, DecryptedPages.prefetchMinimum, "enough leaves for the two-thread prefetch")
+        let page = refs[refs.count / 2] / 4096
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: files.encrypted))
+        bytes[page * 4096 + (page / 64 + 1) * 4096 + 100] ^= 0x5A
+        let damaged = dir + "/damaged.realm"
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let run = realmsh("query", damaged, "Item", "n > 30", "--format", "count", "--key-file", files.key)
+        XCTAssertEqual(run.code, 65, run.stderr)
+        XCTAssertTrue(run.stderr.contains("encrypted page \(page) fails its HMAC check"), run.stderr)
+    }
 }

@@ -53,6 +53,9 @@ public enum Platform {
         #endif
     }
 
+    /// Lets another thread run (a page another thread is decrypting, `DecryptedPages`).
+    static func yieldThread() { sched_yield() }
+
     static func unmap(_ buffer: UnsafeRawBufferPointer) {
         if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
     }
