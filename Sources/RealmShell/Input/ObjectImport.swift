@@ -18,6 +18,8 @@ final class ObjectImport {
     /// How an object is named in messages, from its position in the input (`line 3`).
     let place: (Int) -> String
     private(set) var count = 0
+    /// How many objects `add(_:values:object:)` wrote by their values (the CSV fast path).
+    private(set) var typedCount = 0
     /// Links to set once every object exists: class, ObjKey, the link members, position.
     private var deferred: [(ObjectClass, Int64, [(key: String, value: JSONValue)], Int)] = []
 
@@ -49,6 +51,33 @@ final class ObjectImport {
             if !later.isEmpty { deferred.append((c, key, later, index)) }
         } catch {
             throw failure(error, at: index)
+        }
+    }
+
+    /// Writes one object of class `c` from its values in `c.properties` order (the CSV fast
+    /// path, `CSVTypedRow`: plain scalars, no links), as `RealmWriter.create` does. If that
+    /// fails — a duplicate primary key, say — nothing was changed (`TableEditor.insert`
+    /// refuses before it changes anything), and the object goes the general way from
+    /// `object()`, which names the problem as every other input's objects are named.
+    func add(_ c: ObjectClass, values: [Value], object: () throws -> JSONValue) throws {
+        guard policy == .insert else { return try add(try object(), className: c.name) }
+        do {
+            try writer.create(c, values: values)
+            count += 1
+            typedCount += 1
+        } catch {
+            try add(try object(), className: c.name)
+        }
+    }
+
+    /// Writes every row of CSV of class `c` (`CSVReader`); `row` hears of each row's line
+    /// (before it is written) and the offset after it. With `typed`, rows `CSVTypedRow`
+    /// can type go through `add(_:values:object:)`; the rest, and every row without
+    /// `typed`, as JSON objects.
+    func addCSV(_ bytes: [UInt8], of c: ObjectClass, typed: Bool, row: (_ line: Int, _ offset: Int) -> Void) throws {
+        try CSVReader(objectClass: c, file: writer.file).forEachObject(bytes, typed: typed && policy == .insert) { values, object, line, offset in
+            row(line, offset)
+            if let values { try add(c, values: values, object: object) } else { try add(try object(), className: c.name) }
         }
     }
 

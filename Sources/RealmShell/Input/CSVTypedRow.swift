@@ -1,0 +1,152 @@
+import RealmFormat
+import RealmObjects
+
+/// The fast path of a CSV import (issue #16): a record's fields typed straight into the
+/// `Value`s `RealmWriter.create(_:values:)` takes, without a JSON object per row. It applies
+/// when the header names every property of the class once and each is a plain int, bool,
+/// float, double, string or date (no links, collections, Mixed values or `_key` column).
+///
+/// It only ever accepts what the general path (`CSVReader.value` → the writer's strict
+/// coercion) reads as the same value: a field in any other form (an int written `+5` or
+/// `1.0`, a required field left empty, a date that does not parse, a number out of range)
+/// gives nil, and the row goes the general way, which writes it or names the problem —
+/// so messages and results are the general path's by construction.
+struct CSVTypedRow {
+    enum Kind { case int, bool, float, double, string, date }
+
+    struct Column {
+        let kind: Kind
+        let nullable: Bool
+        /// Where the field's value goes: the property's position in `objectClass.properties`.
+        let position: Int
+    }
+
+    let columns: [Column]
+    /// The row's values, reused from row to row (`values` hands out a unique copy to fill).
+    private var buffer: [Value]
+
+    /// Nil when the fast path does not apply to this class and header (nil: `_key`).
+    init?(objectClass c: ObjectClass, header: [Property?]) {
+        guard header.count == c.properties.count else { return nil }
+        var seen = [Bool](repeating: false, count: c.properties.count)
+        var columns: [Column] = []
+        for p in header {
+            guard let p, let position = c.properties.firstIndex(where: { $0.name == p.name }), !seen[position],
+                  p.collection == nil else { return nil }
+            seen[position] = true
+            let kind: Kind
+            switch p.column.type {
+            case .int: kind = .int
+            case .bool: kind = .bool
+            case .float: kind = .float
+            case .double: kind = .double
+            case .string: kind = .string
+            case .timestamp: kind = .date
+            default: return nil
+            }
+            columns.append(Column(kind: kind, nullable: p.isOptional, position: position))
+        }
+        self.columns = columns
+        buffer = [Value](repeating: .null, count: columns.count)
+    }
+
+    /// The record's values in property order, or nil if a field is not in a form this path
+    /// reads exactly as the general one does.
+    mutating func values(_ record: CSVReader.Record, _ bytes: [UInt8]) -> [Value]? {
+        for (i, column) in columns.enumerated() {
+            guard let v = Self.value(record.text(i, bytes), quoted: record.spans[i].quoted, column) else { return nil }
+            buffer[column.position] = v
+        }
+        return buffer
+    }
+
+    /// One field as `CSVReader.value` and `ValueCoercion.scalar` read it, or nil.
+    static func value(_ text: ArraySlice<UInt8>, quoted: Bool, _ column: Column) -> Value? {
+        // An empty unquoted field is null (`CSVReader.value`); a required property refuses it.
+        if text.isEmpty && !quoted { return column.nullable ? .null : nil }
+        switch column.kind {
+        case .int:
+            return int(text).map(Value.int)
+        case .bool:
+            if text.elementsEqual("true".utf8) { return .bool(true) }
+            if text.elementsEqual("false".utf8) { return .bool(false) }
+            return nil
+        case .double:
+            return double(text).map(Value.double)
+        case .float:
+            // As `ValueCoercion.scalar`: a finite double that overflows a float is refused.
+            guard let d = double(text) else { return nil }
+            let f = Float(d)
+            return f.isFinite || !d.isFinite ? .float(f) : nil
+        case .string:
+            // The general path reads the field as a String (invalid UTF-8 becomes U+FFFD).
+            if text.allSatisfy({ $0 < 0x80 }) { return .string(Array(text)) }
+            return .string(Array(String(decoding: text, as: UTF8.self).utf8))
+        case .date:
+            return ValueParsing.date(utf8: text).map(Value.timestamp)
+        }
+    }
+
+    /// A JSON integer (`-?(0|[1-9][0-9]*)`, what the general path parses as a JSON number)
+    /// that fits an Int64, else nil. Accumulated negatively so that Int64.min fits.
+    static func int(_ t: ArraySlice<UInt8>) -> Int64? {
+        var i = t.startIndex
+        let end = t.endIndex
+        let negative = i < end && t[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < end else { return nil }
+        if t[i] == UInt8(ascii: "0") { return i + 1 == end ? 0 : nil }
+        var v: Int64 = 0
+        while i < end {
+            let d = t[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.subtractingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            v = s
+            i += 1
+        }
+        if negative { return v }
+        return v == .min ? nil : -v
+    }
+
+    /// A double as the general path reads one: `NaN`, `Infinity`, `-Infinity`, or text of
+    /// JSON's number grammar converted by `Double(String)` (as `ValueCoercion.double`).
+    static func double(_ t: ArraySlice<UInt8>) -> Double? {
+        guard isJSONNumber(t) else {
+            if t.elementsEqual("NaN".utf8) { return .nan }
+            if t.elementsEqual("Infinity".utf8) { return .infinity }
+            if t.elementsEqual("-Infinity".utf8) { return -.infinity }
+            return nil
+        }
+        return Double(String(decoding: t, as: UTF8.self))
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` (RFC 8259 §6), as `JSONParser` reads numbers.
+    static func isJSONNumber(_ t: ArraySlice<UInt8>) -> Bool {
+        var i = t.startIndex
+        let end = t.endIndex
+        func isDigit(_ at: Int) -> Bool { at < end && t[at] >= UInt8(ascii: "0") && t[at] <= UInt8(ascii: "9") }
+        func digits() -> Int {
+            let s = i
+            while isDigit(i) { i += 1 }
+            return i - s
+        }
+        if i < end && t[i] == UInt8(ascii: "-") { i += 1 }
+        if i < end && t[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if digits() == 0 {
+            return false
+        }
+        if i < end && t[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if i < end && (t[i] == UInt8(ascii: "e") || t[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < end && (t[i] == UInt8(ascii: "+") || t[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return i == end
+    }
+}
