@@ -160,7 +160,7 @@ final class CSVFastPathTests: XCTestCase {
         try Data((header + "3,Cy,30,1.5,,true,2020-01-01,\n2,Bob,31,2.5,,false,2020-01-02,\n").utf8).write(to: URL(fileURLWithPath: csv))
         let dup = realmsh("import", path, "Person", csv)
         XCTAssertEqual(dup.code, 65)
-        XCTAssertEqual(dup.stderr, "realmsh: \(path): line 3: Person.id: an object with primary key 2 already exists (use upsert to update it); nothing was written\n")
+        XCTAssertEqual(dup.stderr, "Error: \(path): line 3: Person.id: an object with primary key 2 already exists (use upsert to update it); nothing was written\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
     }
 }
