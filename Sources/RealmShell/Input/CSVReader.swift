@@ -22,39 +22,17 @@ struct CSVReader {
     let objectClass: ObjectClass
     let file: RealmFile
 
-    /// Calls `body` with each row's object, the line it starts on, and the offset after it.
-    func forEachObject(_ bytes: [UInt8], _ body: (JSONValue, Int, Int) throws -> Void) throws {
-        try forEachObject(bytes, typed: false) { _, object, line, offset in try body(try object(), line, offset) }
-    }
-
-    /// Calls `body` with each row: with `typed`, its values in `objectClass.properties` order
-    /// when `CSVTypedRow` can type every field (else nil), and always the JSON object the
-    /// row stands for (what the general path writes, made only when asked for); then the
-    /// line the row starts on and the offset after it.
-    func forEachObject(_ bytes: [UInt8], typed: Bool,
-                       _ body: ([Value]?, () throws -> JSONValue, Int, Int) throws -> Void) throws {
-        // nil: the `_key` column.
-        var header: [Property?]?
-        var plan: CSVTypedRow?
-        try Self.forEachRecord(bytes) { record, line, offset in
-            guard let columns = header else {
-                header = try (0..<record.count).map { i throws(Failure) -> Property? in
-                    let name = String(decoding: record.text(i, bytes), as: UTF8.self)
-                    if name == "_key", objectClass.primaryKey == nil { return nil }
-                    guard let p = objectClass.property(named: name) else {
-                        throw Failure(line: line, message: "\(objectClass.name) has no property '\(name)' (a header names properties)"
-                                      + NameSuggestion.didYouMean(name, among: objectClass.properties.map(\.name)))
-                    }
-                    return p
-                }
-                if typed { plan = CSVTypedRow(objectClass: objectClass, header: header!) }
-                return
+    /// The properties a header record names, in its order (nil: the `_key` column of a
+    /// class without primary key).
+    func header(_ record: Record, _ bytes: [UInt8], line: Int) throws(Failure) -> [Property?] {
+        try (0..<record.count).map { i throws(Failure) -> Property? in
+            let name = String(decoding: record.text(i, bytes), as: UTF8.self)
+            if name == "_key", objectClass.primaryKey == nil { return nil }
+            guard let p = objectClass.property(named: name) else {
+                throw Failure(line: line, message: "\(objectClass.name) has no property '\(name)' (a header names properties)"
+                              + NameSuggestion.didYouMean(name, among: objectClass.properties.map(\.name)))
             }
-            guard record.count == columns.count else {
-                throw Failure(line: line, message: "\(record.count) fields, but the header has \(columns.count)")
-            }
-            let values = plan?.values(record, bytes)
-            try body(values, { () throws(Failure) in try object(record, bytes, columns, line: line) }, line, offset)
+            return p
         }
     }
 
@@ -124,74 +102,88 @@ struct CSVReader {
         }
     }
 
-    /// RFC 4180 records: fields separated by commas, `"…"` quoting with `""` for a quote,
-    /// records ended by CRLF or LF; a last record without a line end counts. A quote opens a
-    /// quoted field only as its first byte; after the closing quote only a comma or line end
-    /// may follow (a CR without LF is kept as text).
-    static func forEachRecord(_ bytes: [UInt8], _ body: (Record, Int, Int) throws -> Void) throws {
-        var i = 0, line = 1
-        // The header's field count: in a one-column file an empty line is a record whose one
-        // field is null (what CSVWriter writes for it), not a blank line.
-        var headerFields: Int?
-        let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), n = bytes.count
-        var record = Record()
-        while i < n {
-            let start = line
-            record.spans.removeAll(keepingCapacity: true)
-            record.arena.removeAll(keepingCapacity: true)
-            var field = Record.Span(start: i, end: i, quoted: false)
-            var ended = false
-            while i < n, !ended {
-                let b = bytes[i]
-                if b == quote && !field.quoted && i == field.start {
-                    field = Record.Span(start: record.arena.count, end: record.arena.count, quoted: true)
-                    i += 1
-                    var closed = false
-                    while i < n {
-                        let c = bytes[i]
-                        if c == quote {
-                            if i + 1 < n, bytes[i + 1] == quote {
-                                record.arena.append(quote)
-                                i += 2
-                                continue
+    /// RFC 4180 records, one at a time (`next()`): fields separated by commas, `"…"` quoting
+    /// with `""` for a quote, records ended by CRLF or LF; a last record without a line end
+    /// counts. A quote opens a quoted field only as its first byte; after the closing quote
+    /// only a comma or line end may follow (a CR without LF is kept as text).
+    struct Records {
+        let bytes: [UInt8]
+        /// The current record, its first line, and the offset after it.
+        private(set) var record = Record()
+        private(set) var line = 1, offset = 0
+        private var nextLine = 1
+        /// The header's field count: in a one-column file an empty line is a record whose
+        /// one field is null (what CSVWriter writes for it), not a blank line.
+        private var headerFields: Int?
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        /// Reads the next record; false at the end of the input.
+        mutating func next() throws(Failure) -> Bool {
+            let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), n = bytes.count
+            var i = offset
+            while i < n {
+                let start = nextLine
+                record.spans.removeAll(keepingCapacity: true)
+                record.arena.removeAll(keepingCapacity: true)
+                var field = Record.Span(start: i, end: i, quoted: false)
+                var ended = false
+                while i < n, !ended {
+                    let b = bytes[i]
+                    if b == quote && !field.quoted && i == field.start {
+                        field = Record.Span(start: record.arena.count, end: record.arena.count, quoted: true)
+                        i += 1
+                        var closed = false
+                        while i < n {
+                            let c = bytes[i]
+                            if c == quote {
+                                if i + 1 < n, bytes[i + 1] == quote {
+                                    record.arena.append(quote)
+                                    i += 2
+                                    continue
+                                }
+                                i += 1
+                                closed = true
+                                break
                             }
+                            if c == 10 { nextLine += 1 }
+                            record.arena.append(c)
                             i += 1
-                            closed = true
-                            break
                         }
-                        if c == 10 { line += 1 }
-                        record.arena.append(c)
+                        if !closed { throw Failure(line: start, message: "a quoted field is not closed") }
+                        if i < n, bytes[i] != comma, bytes[i] != 10, bytes[i] != 13 {
+                            throw Failure(line: nextLine, message: "text after a quoted field's closing quote")
+                        }
+                        continue
+                    }
+                    switch b {
+                    case comma:
+                        field.end = field.quoted ? record.arena.count : i
+                        record.spans.append(field)
+                        i += 1
+                        field = Record.Span(start: i, end: i, quoted: false)
+                    case 13 where i + 1 < n && bytes[i + 1] == 10, 10:
+                        field.end = field.quoted ? record.arena.count : i
+                        i += b == 13 ? 2 : 1
+                        nextLine += 1
+                        ended = true
+                    default:
+                        // Text after a quoted field's closing quote (a lone CR) stays in its text.
+                        if field.quoted { record.arena.append(b) }
                         i += 1
                     }
-                    if !closed { throw Failure(line: start, message: "a quoted field is not closed") }
-                    if i < n, bytes[i] != comma, bytes[i] != 10, bytes[i] != 13 {
-                        throw Failure(line: line, message: "text after a quoted field's closing quote")
-                    }
-                    continue
                 }
-                switch b {
-                case comma:
-                    field.end = field.quoted ? record.arena.count : i
-                    record.spans.append(field)
-                    i += 1
-                    field = Record.Span(start: i, end: i, quoted: false)
-                case 13 where i + 1 < n && bytes[i + 1] == 10, 10:
-                    field.end = field.quoted ? record.arena.count : i
-                    i += b == 13 ? 2 : 1
-                    line += 1
-                    ended = true
-                default:
-                    // Text after a quoted field's closing quote (a lone CR) stays in its text.
-                    if field.quoted { record.arena.append(b) }
-                    i += 1
-                }
+                if !ended { field.end = field.quoted ? record.arena.count : i }
+                record.spans.append(field)
+                // A blank line (a trailing one, say) is not a record, unless the file has one column.
+                if record.count == 1, !field.quoted, field.end == field.start, headerFields != 1 { continue }
+                if headerFields == nil { headerFields = record.count }
+                line = start
+                offset = i
+                return true
             }
-            if !ended { field.end = field.quoted ? record.arena.count : i }
-            record.spans.append(field)
-            // A blank line (a trailing one, say) is not a record, unless the file has one column.
-            if record.count == 1, !field.quoted, field.end == field.start, headerFields != 1 { continue }
-            if headerFields == nil { headerFields = record.count }
-            try body(record, start, i)
+            offset = i
+            return false
         }
     }
 }

@@ -2,7 +2,7 @@ import RealmFormat
 import RealmObjects
 
 /// The fast path of a CSV import (issue #16): a record's fields typed straight into the
-/// `Value`s `RealmWriter.create(_:values:)` takes, without a JSON object per row. It applies
+/// table cells a `ScalarRowInserter` takes, without a JSON object per row. It applies
 /// when the header names every property of the class once and each is a plain int, bool,
 /// float, double, string or date (no links, collections, Mixed values or `_key` column).
 ///
@@ -17,16 +17,16 @@ struct CSVTypedRow {
     struct Column {
         let kind: Kind
         let nullable: Bool
-        /// Where the field's value goes: the property's position in `objectClass.properties`.
-        let position: Int
+        /// Where the field's value goes: its property's table column (`ScalarRowInserter.columns`).
+        let cell: Int
     }
 
     let columns: [Column]
-    /// The row's values, reused from row to row (`values` hands out a unique copy to fill).
-    private var buffer: [Value]
+    /// The row's cells, reused from row to row: what was not set is the inserter's default.
+    private(set) var cells: [Value]
 
     /// Nil when the fast path does not apply to this class and header (nil: `_key`).
-    init?(objectClass c: ObjectClass, header: [Property?]) {
+    init?(objectClass c: ObjectClass, header: [Property?], inserter: ScalarRowInserter) {
         guard header.count == c.properties.count else { return nil }
         var seen = [Bool](repeating: false, count: c.properties.count)
         var columns: [Column] = []
@@ -44,20 +44,31 @@ struct CSVTypedRow {
             case .timestamp: kind = .date
             default: return nil
             }
-            columns.append(Column(kind: kind, nullable: p.isOptional, position: position))
+            columns.append(Column(kind: kind, nullable: p.isOptional, cell: inserter.columns[position]))
         }
         self.columns = columns
-        buffer = [Value](repeating: .null, count: columns.count)
+        cells = inserter.defaultRow
     }
 
-    /// The record's values in property order, or nil if a field is not in a form this path
-    /// reads exactly as the general one does.
-    mutating func values(_ record: CSVReader.Record, _ bytes: [UInt8]) -> [Value]? {
-        for (i, column) in columns.enumerated() {
-            guard let v = Self.value(record.text(i, bytes), quoted: record.spans[i].quoted, column) else { return nil }
-            buffer[column.position] = v
+    /// Sets `cells` from the record; false if a field is not in a form this path reads
+    /// exactly as the general one does.
+    mutating func read(_ record: CSVReader.Record, _ bytes: [UInt8]) -> Bool {
+        for i in columns.indices {
+            let column = columns[i], span = record.spans[i]
+            let text = span.quoted ? record.arena[span.start..<span.end] : bytes[span.start..<span.end]
+            if column.kind == .string, !text.isEmpty, text.allSatisfy({ $0 < 0x80 }), case .string(var previous) = cells[column.cell] {
+                // ASCII text into the previous row's array: the editor copied its bytes into
+                // the column, so the array is ours alone again — no allocation per string.
+                cells[column.cell] = .null
+                previous.removeAll(keepingCapacity: true)
+                previous.append(contentsOf: text)
+                cells[column.cell] = .string(previous)
+                continue
+            }
+            guard let v = Self.value(text, quoted: span.quoted, column) else { return false }
+            cells[column.cell] = v
         }
-        return buffer
+        return true
     }
 
     /// One field as `CSVReader.value` and `ValueCoercion.scalar` read it, or nil.
@@ -68,8 +79,8 @@ struct CSVTypedRow {
         case .int:
             return int(text).map(Value.int)
         case .bool:
-            if text.elementsEqual("true".utf8) { return .bool(true) }
-            if text.elementsEqual("false".utf8) { return .bool(false) }
+            if text == trueText { return .bool(true) }
+            if text == falseText { return .bool(false) }
             return nil
         case .double:
             return double(text).map(Value.double)
@@ -114,13 +125,17 @@ struct CSVTypedRow {
     /// JSON's number grammar converted by `Double(String)` (as `ValueCoercion.double`).
     static func double(_ t: ArraySlice<UInt8>) -> Double? {
         guard isJSONNumber(t) else {
-            if t.elementsEqual("NaN".utf8) { return .nan }
-            if t.elementsEqual("Infinity".utf8) { return .infinity }
-            if t.elementsEqual("-Infinity".utf8) { return -.infinity }
+            if t == nanText { return .nan }
+            if t == infinityText { return .infinity }
+            if t == minusInfinityText { return -.infinity }
             return nil
         }
         return Double(String(decoding: t, as: UTF8.self))
     }
+
+    /// The words a field is compared with, as bytes (no String made per field).
+    static let trueText = Array("true".utf8)[...], falseText = Array("false".utf8)[...]
+    static let nanText = Array("NaN".utf8)[...], infinityText = Array("Infinity".utf8)[...], minusInfinityText = Array("-Infinity".utf8)[...]
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` (RFC 8259 §6), as `JSONParser` reads numbers.
     static func isJSONNumber(_ t: ArraySlice<UInt8>) -> Bool {

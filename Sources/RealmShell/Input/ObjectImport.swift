@@ -54,30 +54,34 @@ final class ObjectImport {
         }
     }
 
-    /// Writes one object of class `c` from its values in `c.properties` order (the CSV fast
-    /// path, `CSVTypedRow`: plain scalars, no links), as `RealmWriter.create` does. If that
-    /// fails — a duplicate primary key, say — nothing was changed (`TableEditor.insert`
-    /// refuses before it changes anything), and the object goes the general way from
-    /// `object()`, which names the problem as every other input's objects are named.
-    func add(_ c: ObjectClass, values: [Value], object: () throws -> JSONValue) throws {
-        guard policy == .insert else { return try add(try object(), className: c.name) }
-        do {
-            try writer.create(c, values: values)
-            count += 1
-            typedCount += 1
-        } catch {
-            try add(try object(), className: c.name)
-        }
-    }
-
     /// Writes every row of CSV of class `c` (`CSVReader`); `row` hears of each row's line
-    /// (before it is written) and the offset after it. With `typed`, rows `CSVTypedRow`
-    /// can type go through `add(_:values:object:)`; the rest, and every row without
-    /// `typed`, as JSON objects.
+    /// (before it is written) and the offset after it. With `typed` (and the insert policy),
+    /// rows of a class of plain scalars whose every field `CSVTypedRow` can type go straight
+    /// to a `ScalarRowInserter`. If that insert fails — a duplicate primary key, say —
+    /// nothing was changed (`TableEditor.insert` refuses before it changes anything), and
+    /// the row goes the general way, as do all other rows: a JSON object through `add`,
+    /// which names any problem as every other input's objects are named.
     func addCSV(_ bytes: [UInt8], of c: ObjectClass, typed: Bool, row: (_ line: Int, _ offset: Int) -> Void) throws {
-        try CSVReader(objectClass: c, file: writer.file).forEachObject(bytes, typed: typed && policy == .insert) { values, object, line, offset in
-            row(line, offset)
-            if let values { try add(c, values: values, object: object) } else { try add(try object(), className: c.name) }
+        let reader = CSVReader(objectClass: c, file: writer.file)
+        var records = CSVReader.Records(bytes)
+        guard try records.next() else { return }
+        let columns = try reader.header(records.record, bytes, line: records.line)
+        let inserter = typed && policy == .insert ? try writer.scalarRowInserter(c) : nil
+        var fast = inserter.flatMap { CSVTypedRow(objectClass: c, header: columns, inserter: $0) }
+        var typedRows = 0
+        defer { typedCount += typedRows }
+        while try records.next() {
+            let line = records.line
+            guard records.record.count == columns.count else {
+                throw CSVReader.Failure(line: line, message: "\(records.record.count) fields, but the header has \(columns.count)")
+            }
+            row(line, records.offset)
+            if let inserter, fast?.read(records.record, bytes) == true, (try? inserter.insert(fast!.cells)) != nil {
+                count += 1
+                typedRows += 1
+                continue
+            }
+            try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
         }
     }
 
