@@ -144,6 +144,41 @@ final class CSVFastPathTests: XCTestCase {
         }
     }
 
+    /// Numbers typed by the fast path are the general path's: an int only in JSON's integer
+    /// form within Int64, and a double bit for bit what `Double(String)` reads (its
+    /// division fast path for short decimals included), over generated numbers.
+    func testNumbersAreReadAsTheGeneralPathReadsThem() {
+        func slice(_ s: String) -> ArraySlice<UInt8> { Array(s.utf8)[...] }
+        for (text, expected) in [("0", Int64(0)), ("-0", 0), ("42", 42), ("9223372036854775807", .max), ("-9223372036854775808", .min)] {
+            XCTAssertEqual(CSVTypedRow.int(slice(text)), expected, text)
+        }
+        for text in ["", "-", "01", "+1", "1.0", "1e2", " 1", "9223372036854775808", "-9223372036854775809", "0x10"] {
+            XCTAssertNil(CSVTypedRow.int(slice(text)), text)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "0.0", "-0.0", "69.503", "0.1", "0.3", "123456789012345", "1234567890123456", "0.000000000000001",
+                     "9007199254740993", "1.7976931348623157e308", "5e-324", "1e23", "1E-7", "2.5e+3", "100000000000000000000000"]
+        for _ in 0..<20_000 {
+            let digits = (0..<Int.random(in: 1...18, using: &generator)).map { _ in String(Int.random(in: 0...9, using: &generator)) }
+            var text = digits.joined()
+            while text.count > 1 && text.hasPrefix("0") { text.removeFirst() }
+            let point = Int.random(in: 0...text.count, using: &generator)
+            if point > 0 && point < text.count { text.insert(".", at: text.index(text.startIndex, offsetBy: point)) }
+            if Bool.random(using: &generator) { text = "-" + text }
+            texts.append(text)
+        }
+        var fast = 0
+        for text in texts {
+            let general = Double(text)
+            XCTAssertEqual(CSVTypedRow.double(slice(text))?.bitPattern, general?.bitPattern, text)
+            if CSVTypedRow.decimal(slice(text)) != nil { fast += 1 }
+        }
+        XCTAssertGreaterThan(fast, texts.count / 2, "most of these take the division fast path")
+        XCTAssertEqual(CSVTypedRow.double(slice("NaN"))?.isNaN, true)
+        XCTAssertEqual(CSVTypedRow.double(slice("-Infinity")), -.infinity)
+        for text in [".5", "5.", "1e", "--1", "Inf", "nan", "1,5"] { XCTAssertNil(CSVTypedRow.double(slice(text)), text) }
+    }
+
     /// The command line's CSV import takes the fast path and fails as it always did: exit 65,
     /// one line naming line, class and property, the file unchanged.
     func testTheImportCommandFailsWithOneLineAndWritesNothing() throws {

@@ -130,7 +130,38 @@ struct CSVTypedRow {
             if t == minusInfinityText { return -.infinity }
             return nil
         }
-        return Double(String(decoding: t, as: UTF8.self))
+        return decimal(t) ?? Double(String(decoding: t, as: UTF8.self))
+    }
+
+    /// Powers of ten a double holds exactly (10^22 is the last).
+    static let exactPowersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { a, _ in a * 10 } }
+
+    /// JSON number text without an exponent and with at most 15 digits, as `Double(String)`
+    /// reads it, without making a String: its digits m < 10^15 < 2^53 and 10^k (k ≤ 15
+    /// fraction digits) are exact doubles, so the one IEEE division m / 10^k is the correctly
+    /// rounded value of the text — what the correctly rounding strtod gives (Clinger 1990's
+    /// fast path). Nil for anything else (the caller's `Double(String)` reads it).
+    static func decimal(_ t: ArraySlice<UInt8>) -> Double? {
+        var i = t.startIndex
+        let negative = t[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var m: UInt64 = 0, digits = 0, fraction = 0, inFraction = false
+        while i < t.endIndex {
+            let b = t[i]
+            if b == UInt8(ascii: ".") {
+                inFraction = true
+            } else {
+                let d = b &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }  // an exponent
+                m = m * 10 + UInt64(d)
+                digits += 1
+                if inFraction { fraction += 1 }
+                guard digits <= 15 else { return nil }
+            }
+            i += 1
+        }
+        let v = Double(m) / exactPowersOfTen[fraction]
+        return negative ? -v : v
     }
 
     /// The words a field is compared with, as bytes (no String made per field).
