@@ -148,12 +148,19 @@ final class CSVFastPathTests: XCTestCase {
     /// form within Int64, and a double bit for bit what `Double(String)` reads (its
     /// division fast path for short decimals included), over generated numbers.
     func testNumbersAreReadAsTheGeneralPathReadsThem() {
-        func slice(_ s: String) -> ArraySlice<UInt8> { Array(s.utf8)[...] }
+        func slice(_ s: String) -> ([UInt8], Range<Int>) {
+            // In the middle of other bytes, as a field is.
+            let b = Array(",\(s),".utf8)
+            return (b, 1..<(b.count - 1))
+        }
+        func int(_ s: String) -> Int64? { let (b, r) = slice(s); return CSVTypedRow.int(b, r) }
+        func double(_ s: String) -> Double? { let (b, r) = slice(s); return CSVTypedRow.double(b, r) }
+        func decimal(_ s: String) -> Double? { let (b, r) = slice(s); return CSVTypedRow.decimal(b, r) }
         for (text, expected) in [("0", Int64(0)), ("-0", 0), ("42", 42), ("9223372036854775807", .max), ("-9223372036854775808", .min)] {
-            XCTAssertEqual(CSVTypedRow.int(slice(text)), expected, text)
+            XCTAssertEqual(int(text), expected, text)
         }
         for text in ["", "-", "01", "+1", "1.0", "1e2", " 1", "9223372036854775808", "-9223372036854775809", "0x10"] {
-            XCTAssertNil(CSVTypedRow.int(slice(text)), text)
+            XCTAssertNil(int(text), text)
         }
         var generator = SystemRandomNumberGenerator()
         var texts = ["0", "-0", "0.0", "-0.0", "69.503", "0.1", "0.3", "123456789012345", "1234567890123456", "0.000000000000001",
@@ -170,13 +177,13 @@ final class CSVFastPathTests: XCTestCase {
         var fast = 0
         for text in texts {
             let general = Double(text)
-            XCTAssertEqual(CSVTypedRow.double(slice(text))?.bitPattern, general?.bitPattern, text)
-            if CSVTypedRow.decimal(slice(text)) != nil { fast += 1 }
+            XCTAssertEqual(double(text)?.bitPattern, general?.bitPattern, text)
+            if decimal(text) != nil { fast += 1 }
         }
         XCTAssertGreaterThan(fast, texts.count / 2, "most of these take the division fast path")
-        XCTAssertEqual(CSVTypedRow.double(slice("NaN"))?.isNaN, true)
-        XCTAssertEqual(CSVTypedRow.double(slice("-Infinity")), -.infinity)
-        for text in [".5", "5.", "1e", "--1", "Inf", "nan", "1,5"] { XCTAssertNil(CSVTypedRow.double(slice(text)), text) }
+        XCTAssertEqual(double("NaN")?.isNaN, true)
+        XCTAssertEqual(double("-Infinity"), -.infinity)
+        for text in [".5", "5.", "1e", "--1", "Inf", "nan", "1,5"] { XCTAssertNil(double(text), text) }
     }
 
     /// The command line's CSV import takes the fast path and fails as it always did: exit 65,

@@ -54,55 +54,69 @@ struct CSVTypedRow {
     /// exactly as the general one does.
     mutating func read(_ record: CSVReader.Record, _ bytes: [UInt8]) -> Bool {
         for i in columns.indices {
-            let column = columns[i], span = record.spans[i]
-            let text = span.quoted ? record.arena[span.start..<span.end] : bytes[span.start..<span.end]
-            if column.kind == .string, !text.isEmpty, text.allSatisfy({ $0 < 0x80 }), case .string(var previous) = cells[column.cell] {
-                // ASCII text into the previous row's array: the editor copied its bytes into
-                // the column, so the array is ours alone again — no allocation per string.
-                cells[column.cell] = .null
-                previous.removeAll(keepingCapacity: true)
-                previous.append(contentsOf: text)
-                cells[column.cell] = .string(previous)
-                continue
-            }
-            guard let v = Self.value(text, quoted: span.quoted, column) else { return false }
-            cells[column.cell] = v
+            let span = record.spans[i]
+            // Fields are read in place (an index range of the input or of the record's
+            // arena), not as slices: no reference counting per field.
+            let ok = span.quoted ? set(columns[i], record.arena, span.start..<span.end, quoted: true)
+                                 : set(columns[i], bytes, span.start..<span.end, quoted: false)
+            guard ok else { return false }
         }
         return true
     }
 
-    /// One field as `CSVReader.value` and `ValueCoercion.scalar` read it, or nil.
-    static func value(_ text: ArraySlice<UInt8>, quoted: Bool, _ column: Column) -> Value? {
+    /// Sets the column's cell from the field `t[r]`; false if the general path must read it.
+    private mutating func set(_ column: Column, _ t: [UInt8], _ r: Range<Int>, quoted: Bool) -> Bool {
+        if column.kind == .string, !r.isEmpty, isASCII(t, r), case .string(var previous) = cells[column.cell] {
+            // ASCII text into the previous row's array: the editor copied its bytes into the
+            // column, so the array is ours alone again — no allocation per string.
+            cells[column.cell] = .null
+            previous.removeAll(keepingCapacity: true)
+            previous.append(contentsOf: t[r])
+            cells[column.cell] = .string(previous)
+            return true
+        }
+        guard let v = Self.value(t, r, quoted: quoted, column) else { return false }
+        cells[column.cell] = v
+        return true
+    }
+
+    private func isASCII(_ t: [UInt8], _ r: Range<Int>) -> Bool {
+        for i in r where t[i] >= 0x80 { return false }
+        return true
+    }
+
+    /// One field `t[r]` as `CSVReader.value` and `ValueCoercion.scalar` read it, or nil.
+    static func value(_ t: [UInt8], _ r: Range<Int>, quoted: Bool, _ column: Column) -> Value? {
         // An empty unquoted field is null (`CSVReader.value`); a required property refuses it.
-        if text.isEmpty && !quoted { return column.nullable ? .null : nil }
+        if r.isEmpty && !quoted { return column.nullable ? .null : nil }
         switch column.kind {
         case .int:
-            return int(text).map(Value.int)
+            return int(t, r).map(Value.int)
         case .bool:
-            if text == trueText { return .bool(true) }
-            if text == falseText { return .bool(false) }
+            if t[r] == trueText { return .bool(true) }
+            if t[r] == falseText { return .bool(false) }
             return nil
         case .double:
-            return double(text).map(Value.double)
+            return double(t, r).map(Value.double)
         case .float:
             // As `ValueCoercion.scalar`: a finite double that overflows a float is refused.
-            guard let d = double(text) else { return nil }
+            guard let d = double(t, r) else { return nil }
             let f = Float(d)
             return f.isFinite || !d.isFinite ? .float(f) : nil
         case .string:
             // The general path reads the field as a String (invalid UTF-8 becomes U+FFFD).
-            if text.allSatisfy({ $0 < 0x80 }) { return .string(Array(text)) }
-            return .string(Array(String(decoding: text, as: UTF8.self).utf8))
+            if t[r].allSatisfy({ $0 < 0x80 }) { return .string(Array(t[r])) }
+            return .string(Array(String(decoding: t[r], as: UTF8.self).utf8))
         case .date:
-            return ValueParsing.date(utf8: text).map(Value.timestamp)
+            return ValueParsing.date(utf8: t[r]).map(Value.timestamp)
         }
     }
 
     /// A JSON integer (`-?(0|[1-9][0-9]*)`, what the general path parses as a JSON number)
     /// that fits an Int64, else nil. Accumulated negatively so that Int64.min fits.
-    static func int(_ t: ArraySlice<UInt8>) -> Int64? {
-        var i = t.startIndex
-        let end = t.endIndex
+    static func int(_ t: [UInt8], _ r: Range<Int>) -> Int64? {
+        var i = r.lowerBound
+        let end = r.upperBound
         let negative = i < end && t[i] == UInt8(ascii: "-")
         if negative { i += 1 }
         guard i < end else { return nil }
@@ -123,14 +137,14 @@ struct CSVTypedRow {
 
     /// A double as the general path reads one: `NaN`, `Infinity`, `-Infinity`, or text of
     /// JSON's number grammar converted by `Double(String)` (as `ValueCoercion.double`).
-    static func double(_ t: ArraySlice<UInt8>) -> Double? {
-        guard isJSONNumber(t) else {
-            if t == nanText { return .nan }
-            if t == infinityText { return .infinity }
-            if t == minusInfinityText { return -.infinity }
+    static func double(_ t: [UInt8], _ r: Range<Int>) -> Double? {
+        guard isJSONNumber(t, r) else {
+            if t[r] == nanText { return .nan }
+            if t[r] == infinityText { return .infinity }
+            if t[r] == minusInfinityText { return -.infinity }
             return nil
         }
-        return decimal(t) ?? Double(String(decoding: t, as: UTF8.self))
+        return decimal(t, r) ?? Double(String(decoding: t[r], as: UTF8.self))
     }
 
     /// Powers of ten a double holds exactly (10^22 is the last).
@@ -141,12 +155,12 @@ struct CSVTypedRow {
     /// fraction digits) are exact doubles, so the one IEEE division m / 10^k is the correctly
     /// rounded value of the text — what the correctly rounding strtod gives (Clinger 1990's
     /// fast path). Nil for anything else (the caller's `Double(String)` reads it).
-    static func decimal(_ t: ArraySlice<UInt8>) -> Double? {
-        var i = t.startIndex
+    static func decimal(_ t: [UInt8], _ r: Range<Int>) -> Double? {
+        var i = r.lowerBound
         let negative = t[i] == UInt8(ascii: "-")
         if negative { i += 1 }
         var m: UInt64 = 0, digits = 0, fraction = 0, inFraction = false
-        while i < t.endIndex {
+        while i < r.upperBound {
             let b = t[i]
             if b == UInt8(ascii: ".") {
                 inFraction = true
@@ -169,9 +183,9 @@ struct CSVTypedRow {
     static let nanText = Array("NaN".utf8)[...], infinityText = Array("Infinity".utf8)[...], minusInfinityText = Array("-Infinity".utf8)[...]
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` (RFC 8259 §6), as `JSONParser` reads numbers.
-    static func isJSONNumber(_ t: ArraySlice<UInt8>) -> Bool {
-        var i = t.startIndex
-        let end = t.endIndex
+    static func isJSONNumber(_ t: [UInt8], _ r: Range<Int>) -> Bool {
+        var i = r.lowerBound
+        let end = r.upperBound
         func isDigit(_ at: Int) -> Bool { at < end && t[at] >= UInt8(ascii: "0") && t[at] <= UInt8(ascii: "9") }
         func digits() -> Int {
             let s = i
