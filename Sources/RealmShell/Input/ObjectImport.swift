@@ -66,22 +66,33 @@ final class ObjectImport {
         var records = CSVReader.Records(bytes)
         guard try records.next() else { return }
         let columns = try reader.header(records.record, bytes, line: records.line)
-        let inserter = typed && policy == .insert ? try writer.scalarRowInserter(c) : nil
-        var fast = inserter.flatMap { CSVTypedRow(objectClass: c, header: columns, inserter: $0) }
         var typedRows = 0
         defer { typedCount += typedRows }
-        while try records.next() {
-            let line = records.line
+        /// The current record's line, once its field count is checked.
+        func checkedLine() throws(CSVReader.Failure) -> Int {
             guard records.record.count == columns.count else {
-                throw CSVReader.Failure(line: line, message: "\(records.record.count) fields, but the header has \(columns.count)")
+                throw CSVReader.Failure(line: records.line, message: "\(records.record.count) fields, but the header has \(columns.count)")
             }
-            row(line, records.offset)
-            if let inserter, fast?.read(records.record, bytes) == true, (try? inserter.insert(fast!.cells)) != nil {
-                count += 1
-                typedRows += 1
-                continue
+            row(records.line, records.offset)
+            return records.line
+        }
+        // Bound once, outside the loop (a binding per row would copy the inserter each time).
+        if typed && policy == .insert, let inserter = try writer.scalarRowInserter(c),
+           var fast = CSVTypedRow(objectClass: c, header: columns, inserter: inserter) {
+            while try records.next() {
+                let line = try checkedLine()
+                if fast.read(records.record, bytes), (try? inserter.insert(fast.cells)) != nil {
+                    count += 1
+                    typedRows += 1
+                    continue
+                }
+                try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
             }
-            try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
+        } else {
+            while try records.next() {
+                let line = try checkedLine()
+                try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
+            }
         }
     }
 
