@@ -168,9 +168,19 @@ struct CSVReader {
                         nextLine += 1
                         ended = true
                     default:
-                        // Text after a quoted field's closing quote (a lone CR) stays in its text.
-                        if field.quoted { record.arena.append(b) }
                         i += 1
+                        if field.quoted {
+                            // Text after a quoted field's closing quote (a lone CR) stays in its text.
+                            record.arena.append(b)
+                        } else {
+                            // The rest of an unquoted field, up to a comma or a line end (a
+                            // quote inside it is text), in one tight loop.
+                            while i < n {
+                                let c = bytes[i]
+                                if c == comma || c == 10 || c == 13 { break }
+                                i += 1
+                            }
+                        }
                     }
                 }
                 if !ended { field.end = field.quoted ? record.arena.count : i }
