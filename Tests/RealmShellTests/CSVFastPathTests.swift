@@ -24,7 +24,10 @@ final class CSVFastPathTests: XCTestCase {
           {"name": "ratio", "type": "float", "optional": true, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
           {"name": "active", "type": "bool", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
           {"name": "created", "type": "date", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
-          {"name": "email", "type": "string", "optional": true, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]}]
+          {"name": "email", "type": "string", "optional": true, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]},
+         {"name": "Note", "primaryKey": null, "embedded": false, "properties": [
+          {"name": "text", "type": "string", "optional": false, "indexed": false, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null},
+          {"name": "n", "type": "int", "optional": true, "indexed": true, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]}]
         """#
 
     func newFile(_ name: String) throws -> String {
@@ -38,9 +41,9 @@ final class CSVFastPathTests: XCTestCase {
 
     /// Imports `csv` into `path` as `import` does, typed or all the general way: the summary
     /// and how many rows the fast path wrote, or the error message as `import` prints it.
-    func load(_ csv: [UInt8], into path: String, typed: Bool) throws -> Result<(String, Int), ShellError> {
+    func load(_ csv: [UInt8], into path: String, typed: Bool, className: String = "Person") throws -> Result<(String, Int), ShellError> {
         let writer = try RealmWriter(path: path)
-        let c = try XCTUnwrap(writer.file.objectClass(named: "Person"))
+        let c = try XCTUnwrap(writer.file.objectClass(named: className))
         var lines = [Int]()
         let load = ObjectImport(writer: writer, policy: .insert, identities: true) { i in "line \(lines[i])" }
         do {
@@ -86,9 +89,10 @@ final class CSVFastPathTests: XCTestCase {
     }
 
     /// Imports `csv` both ways into new files: the same summary, the same bytes.
-    func compare(_ csv: [UInt8], typedRows: Int, total: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+    func compare(_ csv: [UInt8], typedRows: Int, total: Int, className: String = "Person",
+                 file: StaticString = #filePath, line: UInt = #line) throws {
         let fast = try newFile("fast-\(line).realm"), general = try newFile("general-\(line).realm")
-        let a = try load(csv, into: fast, typed: true), b = try load(csv, into: general, typed: false)
+        let a = try load(csv, into: fast, typed: true, className: className), b = try load(csv, into: general, typed: false, className: className)
         switch (a, b) {
         case let (.success(x), .success(y)):
             XCTAssertEqual(x.0, "inserted \(total), updated 0, deleted 0", file: file, line: line)
@@ -101,6 +105,36 @@ final class CSVFastPathTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: fast)), try Data(contentsOf: URL(fileURLWithPath: general)),
                        "the same file", file: file, line: line)
         XCTAssertEqual(Data(realmsh("export", fast).stdout), Data(realmsh("export", general).stdout), file: file, line: line)
+    }
+
+    /// A class without primary key keeps the ObjKeys of its `_key` column (as export writes
+    /// it) on the fast path too, and a key in use or not a key fails as the general path does.
+    func testKeyColumnOfAClassWithoutPrimaryKey() throws {
+        let csv = "_key,text,n\n5,five,1\n+7,seven,\n2,two,2\n\"9\",nine,3\n1,\"\",4\n"
+        try compare(Array(csv.utf8), typedRows: 5, total: 5, className: "Note")
+        // Without `_key`: keys from the counter, on both paths alike.
+        try compare(Array("n,text\n1,a\n,b\n".utf8), typedRows: 2, total: 2, className: "Note")
+        let path = try newFile("notes.realm")
+        XCTAssertEqual(try load(Array("_key,text,n\n3,there,\n".utf8), into: path, typed: true, className: "Note").map(\.1).get(), 1)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cases: [(String, String)] = [
+            ("_key,text,n\n4,a,\n4,b,\n", "line 3: Note._key: an object with key 4 exists already"),
+            ("_key,text,n\n4,a,\n3,b,\n", "line 3: Note._key: an object with key 3 exists already"),
+            ("_key,text,n\n4,a,\n-1,b,\n", "line 3: _key: not an object key: '-1'"),
+            ("_key,text,n\n4,a,\nx,b,\n", "line 3: _key: not an object key: 'x'"),
+        ]
+        for (text, expected) in cases {
+            let fast = try load(Array(text.utf8), into: path, typed: true, className: "Note")
+            let general = try load(Array(text.utf8), into: path, typed: false, className: "Note")
+            guard case let .failure(f) = fast, case let .failure(g) = general else {
+                XCTFail("\(text): should fail: \(fast) / \(general)")
+                continue
+            }
+            XCTAssertEqual(f.message, g.message, text)
+            XCTAssertEqual(f.code, g.code, text)
+            XCTAssertTrue(f.message.contains(expected), "\(f.message) should contain \(expected)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "\(text): a failed import changes nothing")
+        }
     }
 
     func testBadFieldsDuplicateKeysAndUnknownColumnsFailAsTheGeneralPathDoes() throws {

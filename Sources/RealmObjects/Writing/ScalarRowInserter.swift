@@ -38,10 +38,12 @@ public struct ScalarRowInserter {
     }
 
     /// Creates one object from `row` (a `defaultRow` with each property's cell set at
-    /// `columns`); returns its ObjKey. A cell of the wrong type or a duplicate primary key
-    /// throws an `InputError` with nothing changed.
+    /// `columns`); returns its ObjKey: `key` if given (a class without primary key keeping
+    /// an exported ObjKey, as `write(className:object:policy:index:keepingKey:)` does — the
+    /// key counter is not advanced), else the table's next. A cell of the wrong type, a
+    /// duplicate primary key or a key in use throws an `InputError` with nothing changed.
     @discardableResult
-    public func insert(_ row: [Value]) throws -> Int64 {
+    public func insert(_ row: [Value], key kept: Int64? = nil) throws -> Int64 {
         guard row.count == defaultRow.count else {
             throw InputError(className: objectClass.name, "expects \(defaultRow.count) cells (one per column), got \(row.count)")
         }
@@ -50,7 +52,15 @@ public struct ScalarRowInserter {
             throw InputError(className: objectClass.name, property: p.name,
                              "expects \(p.isOptional ? "an optional " : "")\(p.type), got \(writer.describe(row[columns[i]]))")
         }
-        let key = editor.nextObjectKey()
+        if let kept {
+            guard objectClass.primaryKey == nil, kept >= 0 else {
+                throw InputError(className: objectClass.name, property: "_key", "is not an object key: \(kept)")
+            }
+            if editor.contains(kept) {
+                throw InputError(className: objectClass.name, property: "_key", "an object with key \(kept) exists already")
+            }
+        }
+        let key = kept ?? editor.nextObjectKey()
         do {
             try editor.insert(key: key, values: row)
         } catch {

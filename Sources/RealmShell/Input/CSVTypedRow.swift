@@ -4,7 +4,8 @@ import RealmObjects
 /// The fast path of a CSV import (issue #16): a record's fields typed straight into the
 /// table cells a `ScalarRowInserter` takes, without a JSON object per row. It applies
 /// when the header names every property of the class once and each is a plain int, bool,
-/// float, double, string or date (no links, collections, Mixed values or `_key` column).
+/// float, double, string or date (no links, collections or Mixed values); a class without
+/// primary key may have its `_key` column (the ObjKey kept, as the general path keeps it).
 ///
 /// It only ever accepts what the general path (`CSVReader.value` → the writer's strict
 /// coercion) reads as the same value: a field in any other form (an int written `+5` or
@@ -19,19 +20,30 @@ struct CSVTypedRow {
         let nullable: Bool
         /// Where the field's value goes: its property's table column (`ScalarRowInserter.columns`).
         let cell: Int
+        /// The field's position in the record.
+        let field: Int
     }
 
     let columns: [Column]
+    /// The position of the `_key` field (a class without primary key, as export writes it).
+    let keyField: Int?
     /// The row's cells, reused from row to row: what was not set is the inserter's default.
     private(set) var cells: [Value]
+    /// The ObjKey the row's `_key` field names (nil without a `_key` column).
+    private(set) var key: Int64?
 
     /// Nil when the fast path does not apply to this class and header (nil: `_key`).
     init?(objectClass c: ObjectClass, header: [Property?], inserter: ScalarRowInserter) {
-        guard header.count == c.properties.count else { return nil }
         var seen = [Bool](repeating: false, count: c.properties.count)
-        var columns: [Column] = []
-        for p in header {
-            guard let p, let position = c.properties.firstIndex(where: { $0.name == p.name }), !seen[position],
+        var columns: [Column] = [], keyField: Int?
+        for (field, p) in header.enumerated() {
+            guard let p else {
+                // `_key` (CSVReader.header allows it only without a primary key), once.
+                guard c.primaryKey == nil, keyField == nil else { return nil }
+                keyField = field
+                continue
+            }
+            guard let position = c.properties.firstIndex(where: { $0.name == p.name }), !seen[position],
                   p.collection == nil else { return nil }
             seen[position] = true
             let kind: Kind
@@ -44,17 +56,24 @@ struct CSVTypedRow {
             case .timestamp: kind = .date
             default: return nil
             }
-            columns.append(Column(kind: kind, nullable: p.isOptional, cell: inserter.columns[position]))
+            columns.append(Column(kind: kind, nullable: p.isOptional, cell: inserter.columns[position], field: field))
         }
+        guard columns.count == c.properties.count else { return nil }
         self.columns = columns
+        self.keyField = keyField
         cells = inserter.defaultRow
     }
 
     /// Sets `cells` from the record; false if a field is not in a form this path reads
     /// exactly as the general one does.
     mutating func read(_ record: CSVReader.Record, _ bytes: [UInt8]) -> Bool {
+        if let keyField {
+            // As `CSVReader.object` reads `_key`: Int64 of its text, not negative.
+            guard let k = Int64(String(decoding: record.text(keyField, bytes), as: UTF8.self)), k >= 0 else { return false }
+            key = k
+        }
         for i in columns.indices {
-            let span = record.spans[i]
+            let span = record.spans[columns[i].field]
             // Fields are read in place (an index range of the input or of the record's
             // arena), not as slices: no reference counting per field.
             let ok = span.quoted ? set(columns[i], record.arena, span.start..<span.end, quoted: true)

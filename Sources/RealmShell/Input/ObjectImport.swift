@@ -81,7 +81,7 @@ final class ObjectImport {
            var fast = CSVTypedRow(objectClass: c, header: columns, inserter: inserter) {
             while try records.next() {
                 let line = try checkedLine()
-                if fast.read(records.record, bytes), (try? inserter.insert(fast.cells)) != nil {
+                if fast.read(records.record, bytes), (try? inserter.insert(fast.cells, key: fast.key)) != nil {
                     count += 1
                     typedRows += 1
                     continue
