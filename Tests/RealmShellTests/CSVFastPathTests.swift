@@ -238,5 +238,12 @@ final class CSVFastPathTests: XCTestCase {
         XCTAssertEqual(dup.code, 65)
         XCTAssertEqual(dup.stderr, "Error: \(path): line 3: Person.id: an object with primary key 2 already exists (use upsert to update it); nothing was written\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        // --upsert takes the general path: the existing object is updated, the new one inserted.
+        let upsert = realmsh("import", path, "Person", csv, "--upsert")
+        XCTAssertEqual(upsert.code, 0, upsert.stderr)
+        XCTAssertEqual(upsert.stderr, "inserted 1, updated 1, deleted 0\n")
+        XCTAssertEqual(realmsh("export", "--format", "csv", "--class", "Person", path).out,
+                       "id,name,age,score,ratio,active,created,email\r\n1,Ann,30,1.5,,true,2020-01-01T00:00:00Z,a@b.c\r\n"
+                       + "2,Bob,31,2.5,,false,2020-01-02T00:00:00Z,\r\n3,Cy,30,1.5,,true,2020-01-01T00:00:00Z,\r\n")
     }
 }

@@ -103,7 +103,7 @@ struct ImportCommand: Command {
             case .csv:
                 guard let c = writer.file.objectClass(named: className!) else { throw unknownClass(className!, in: writer.file) }
                 do {
-                    // Rows of plain scalars typed straight to values (`CSVTypedRow`), unless --upsert.
+                    // Rows of plain scalars typed straight to table cells (`CSVTypedRow`); --upsert goes the general way.
                     try load.addCSV(bytes, of: c, typed: true) { line, offset in
                         lines.append(line)
                         progress(offset)
