@@ -3,11 +3,13 @@ import RealmFormat
 /// Text forms of typed values, for input (JSON values, `--set prop=VALUE`).
 public enum ValueParsing {
     /// `YYYY-MM-DD[THH:MM[:SS[.fffffffff]]][Z|±HH:MM]` (ISO 8601, UTC unless an offset is given).
-    public static func date(_ text: String) -> Timestamp? {
-        let b = Array(text.utf8)
-        var i = 0
+    public static func date(_ text: String) -> Timestamp? { date(utf8: Array(text.utf8)[...]) }
+
+    /// `date(_:)` of UTF-8 text (a CSV field, say), without making a String of it first.
+    public static func date(utf8 b: ArraySlice<UInt8>) -> Timestamp? {
+        var i = b.startIndex
         func number(_ count: Int) -> Int64? {
-            guard i + count <= b.count else { return nil }
+            guard i + count <= b.endIndex else { return nil }
             var v: Int64 = 0
             for _ in 0..<count {
                 guard b[i] >= 48, b[i] <= 57 else { return nil }
@@ -17,12 +19,12 @@ public enum ValueParsing {
             return v
         }
         func expect(_ c: Unicode.Scalar) -> Bool {
-            guard i < b.count, b[i] == UInt8(ascii: c) else { return false }
+            guard i < b.endIndex, b[i] == UInt8(ascii: c) else { return false }
             i += 1
             return true
         }
         var negativeYear = false
-        if i < b.count, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") {
+        if i < b.endIndex, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") {
             negativeYear = b[i] == UInt8(ascii: "-")
             i += 1
         }
@@ -34,7 +36,7 @@ public enum ValueParsing {
         // In 128 bits: the first and last days a Timestamp reaches start beyond Int64's seconds.
         var seconds = Int128(DateText.days(year: year, month: month, day: day)) * 86_400
         var nanos: Int64 = 0
-        if i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " ") {
+        if i < b.endIndex, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " ") {
             i += 1
             guard let h = number(2), expect(":"), let m = number(2), h < 24, m < 60 else { return nil }
             seconds += Int128(h * 3600 + m * 60)
@@ -43,7 +45,7 @@ public enum ValueParsing {
                 seconds += Int128(s)
                 if expect(".") {
                     var digits = 0
-                    while i < b.count, b[i] >= 48, b[i] <= 57 {
+                    while i < b.endIndex, b[i] >= 48, b[i] <= 57 {
                         if digits < 9 { nanos = nanos * 10 + Int64(b[i] - 48) }
                         digits += 1
                         i += 1
@@ -53,7 +55,7 @@ public enum ValueParsing {
                 }
             }
             if expect("Z") {
-            } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            } else if i < b.endIndex, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
                 let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
                 i += 1
                 guard let oh = number(2) else { return nil }
@@ -62,7 +64,7 @@ public enum ValueParsing {
                 seconds -= Int128(sign * (oh * 3600 + om * 60))
             }
         }
-        guard i == b.count else { return nil }
+        guard i == b.endIndex else { return nil }
         // Realm keeps seconds and nanoseconds with the same sign (§9.7).
         if seconds < 0 && nanos > 0 {
             seconds += 1

@@ -68,9 +68,11 @@ struct ImportCommand: Command {
         // Where each object is in the input, for messages: its line (JSON Lines, CSV), its
         // class and position in the dump, its position in an array (from 0, as insert counts).
         var places = [String]()
+        // The line of each object of JSON Lines and CSV (a number each, not a string per row).
+        var lines = [Int]()
         let identities = kind != .json || dump
         let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: identities) { i in
-            i < places.count ? places[i] : "object \(i)"
+            i < places.count ? places[i] : i < lines.count ? "line \(lines[i])" : "object \(i)"
         }
         let summary: RealmWriter.Summary
         do {
@@ -90,7 +92,7 @@ struct ImportCommand: Command {
                 }) }
             case .jsonl:
                 try Self.forEachLine(bytes) { text, line, offset throws(ShellError) in
-                    places.append("line \(line)")
+                    lines.append(line)
                     let object: JSONValue
                     do throws(JSONError) { object = try JSONParser.parse(text) } catch {
                         throw ShellError("\(source) line \(line): invalid JSON at byte \(error.offset): \(error.message)", code: .dataError)
@@ -101,9 +103,9 @@ struct ImportCommand: Command {
             case .csv:
                 guard let c = writer.file.objectClass(named: className!) else { throw unknownClass(className!, in: writer.file) }
                 do {
-                    try CSVReader(objectClass: c, file: writer.file).forEachObject(bytes) { object, line, offset in
-                        places.append("line \(line)")
-                        try load.add(object, className: c.name)
+                    // Rows of plain scalars typed straight to table cells (`CSVTypedRow`); --upsert goes the general way.
+                    try load.addCSV(bytes, of: c, typed: true) { line, offset in
+                        lines.append(line)
                         progress(offset)
                     }
                 } catch let failure as CSVReader.Failure {

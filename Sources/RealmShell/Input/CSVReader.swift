@@ -22,39 +22,36 @@ struct CSVReader {
     let objectClass: ObjectClass
     let file: RealmFile
 
-    /// Calls `body` with each row's object, the line it starts on, and the offset after it.
-    func forEachObject(_ bytes: [UInt8], _ body: (JSONValue, Int, Int) throws -> Void) throws {
-        // nil: the `_key` column.
-        var header: [Property?]?
-        try Self.forEachRow(bytes) { fields, line, offset in
-            guard let columns = header else {
-                header = try fields.map { f throws(Failure) -> Property? in
-                    let name = String(decoding: f.text, as: UTF8.self)
-                    if name == "_key", objectClass.primaryKey == nil { return nil }
-                    guard let p = objectClass.property(named: name) else {
-                        throw Failure(line: line, message: "\(objectClass.name) has no property '\(name)' (a header names properties)"
-                                      + NameSuggestion.didYouMean(name, among: objectClass.properties.map(\.name)))
-                    }
-                    return p
-                }
-                return
+    /// The properties a header record names, in its order (nil: the `_key` column of a
+    /// class without primary key).
+    func header(_ record: Record, _ bytes: [UInt8], line: Int) throws(Failure) -> [Property?] {
+        try (0..<record.count).map { i throws(Failure) -> Property? in
+            let name = String(decoding: record.text(i, bytes), as: UTF8.self)
+            if name == "_key", objectClass.primaryKey == nil { return nil }
+            guard let p = objectClass.property(named: name) else {
+                throw Failure(line: line, message: "\(objectClass.name) has no property '\(name)' (a header names properties)"
+                              + NameSuggestion.didYouMean(name, among: objectClass.properties.map(\.name)))
             }
-            guard fields.count == columns.count else {
-                throw Failure(line: line, message: "\(fields.count) fields, but the header has \(columns.count)")
-            }
-            var members = [(key: String, value: JSONValue)]()
-            for (p, f) in zip(columns, fields) {
-                guard let p else {
-                    guard let key = Int64(String(decoding: f.text, as: UTF8.self)), key >= 0 else {
-                        throw Failure(line: line, message: "_key: not an object key: '\(String(decoding: f.text, as: UTF8.self))'")
-                    }
-                    members.append(("_key", .number(String(key))))
-                    continue
-                }
-                members.append((p.name, try value(f, for: p, line: line)))
-            }
-            try body(.object(members), line, offset)
+            return p
         }
+    }
+
+    /// The JSON object a record stands for, as the writer reads one (`_key` as a number).
+    func object(_ record: Record, _ bytes: [UInt8], _ columns: [Property?], line: Int) throws(Failure) -> JSONValue {
+        var members = [(key: String, value: JSONValue)]()
+        members.reserveCapacity(columns.count)
+        for (i, p) in columns.enumerated() {
+            let f = Field(text: Array(record.text(i, bytes)), quoted: record.spans[i].quoted)
+            guard let p else {
+                guard let key = Int64(String(decoding: f.text, as: UTF8.self)), key >= 0 else {
+                    throw Failure(line: line, message: "_key: not an object key: '\(String(decoding: f.text, as: UTF8.self))'")
+                }
+                members.append(("_key", .number(String(key))))
+                continue
+            }
+            members.append((p.name, try value(f, for: p, line: line)))
+        }
+        return .object(members)
     }
 
     /// The JSON a field stands for, as the writer reads a property's value.
@@ -87,65 +84,116 @@ struct CSVReader {
         }
     }
 
-    /// RFC 4180 records: fields separated by commas, `"…"` quoting with `""` for a quote,
-    /// records ended by CRLF or LF; a last record without a line end counts.
-    static func forEachRow(_ bytes: [UInt8], _ body: ([Field], Int, Int) throws -> Void) throws {
-        var i = 0, line = 1
-        // The header's field count: in a one-column file an empty line is a record whose one
-        // field is null (what CSVWriter writes for it), not a blank line.
-        var headerFields: Int?
-        let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
-        while i < bytes.count {
-            let start = line
-            var fields = [Field]()
-            var field = Field(text: [], quoted: false)
-            var ended = false
-            while i < bytes.count, !ended {
-                let b = bytes[i]
-                if b == quote && field.text.isEmpty && !field.quoted {
-                    field.quoted = true
-                    i += 1
-                    var closed = false
-                    while i < bytes.count {
-                        if bytes[i] == quote {
-                            if i + 1 < bytes.count, bytes[i + 1] == quote {
-                                field.text.append(quote)
-                                i += 2
-                                continue
-                            }
-                            i += 1
-                            closed = true
-                            break
-                        }
-                        if bytes[i] == 10 { line += 1 }
-                        field.text.append(bytes[i])
+    /// One record's fields: an unquoted field is a range of the input; a quoted one's text
+    /// (quotes undone) is a range of `arena`. Reused from record to record.
+    struct Record {
+        struct Span {
+            var start: Int, end: Int
+            /// Quoted (its text is in `arena`); an empty quoted field is "", not null.
+            var quoted: Bool
+        }
+        var spans: [Span] = []
+        var arena: [UInt8] = []
+        var count: Int { spans.count }
+
+        func text(_ i: Int, _ bytes: [UInt8]) -> ArraySlice<UInt8> {
+            let s = spans[i]
+            return s.quoted ? arena[s.start..<s.end] : bytes[s.start..<s.end]
+        }
+    }
+
+    /// RFC 4180 records, one at a time (`next()`): fields separated by commas, `"…"` quoting
+    /// with `""` for a quote, records ended by CRLF or LF; a last record without a line end
+    /// counts. A quote opens a quoted field only as its first byte; after the closing quote
+    /// only a comma or line end may follow (a CR without LF is kept as text).
+    struct Records {
+        let bytes: [UInt8]
+        /// The current record, its first line, and the offset after it.
+        private(set) var record = Record()
+        private(set) var line = 1, offset = 0
+        private var nextLine = 1
+        /// The header's field count: in a one-column file an empty line is a record whose
+        /// one field is null (what CSVWriter writes for it), not a blank line.
+        private var headerFields: Int?
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        /// Reads the next record; false at the end of the input.
+        mutating func next() throws(Failure) -> Bool {
+            let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), n = bytes.count
+            var i = offset
+            while i < n {
+                let start = nextLine
+                record.spans.removeAll(keepingCapacity: true)
+                record.arena.removeAll(keepingCapacity: true)
+                var field = Record.Span(start: i, end: i, quoted: false)
+                var ended = false
+                while i < n, !ended {
+                    let b = bytes[i]
+                    if b == quote && !field.quoted && i == field.start {
+                        field = Record.Span(start: record.arena.count, end: record.arena.count, quoted: true)
                         i += 1
+                        var closed = false
+                        while i < n {
+                            let c = bytes[i]
+                            if c == quote {
+                                if i + 1 < n, bytes[i + 1] == quote {
+                                    record.arena.append(quote)
+                                    i += 2
+                                    continue
+                                }
+                                i += 1
+                                closed = true
+                                break
+                            }
+                            if c == 10 { nextLine += 1 }
+                            record.arena.append(c)
+                            i += 1
+                        }
+                        if !closed { throw Failure(line: start, message: "a quoted field is not closed") }
+                        if i < n, bytes[i] != comma, bytes[i] != 10, bytes[i] != 13 {
+                            throw Failure(line: nextLine, message: "text after a quoted field's closing quote")
+                        }
+                        continue
                     }
-                    if !closed { throw Failure(line: start, message: "a quoted field is not closed") }
-                    if i < bytes.count, ![comma, 10, 13].contains(bytes[i]) {
-                        throw Failure(line: line, message: "text after a quoted field's closing quote")
+                    switch b {
+                    case comma:
+                        field.end = field.quoted ? record.arena.count : i
+                        record.spans.append(field)
+                        i += 1
+                        field = Record.Span(start: i, end: i, quoted: false)
+                    case 13 where i + 1 < n && bytes[i + 1] == 10, 10:
+                        field.end = field.quoted ? record.arena.count : i
+                        i += b == 13 ? 2 : 1
+                        nextLine += 1
+                        ended = true
+                    default:
+                        i += 1
+                        if field.quoted {
+                            // Text after a quoted field's closing quote (a lone CR) stays in its text.
+                            record.arena.append(b)
+                        } else {
+                            // The rest of an unquoted field, up to a comma or a line end (a
+                            // quote inside it is text), in one tight loop.
+                            while i < n {
+                                let c = bytes[i]
+                                if c == comma || c == 10 || c == 13 { break }
+                                i += 1
+                            }
+                        }
                     }
-                    continue
                 }
-                switch b {
-                case comma:
-                    fields.append(field)
-                    field = Field(text: [], quoted: false)
-                    i += 1
-                case 13 where i + 1 < bytes.count && bytes[i + 1] == 10, 10:
-                    i += b == 13 ? 2 : 1
-                    line += 1
-                    ended = true
-                default:
-                    field.text.append(b)
-                    i += 1
-                }
+                if !ended { field.end = field.quoted ? record.arena.count : i }
+                record.spans.append(field)
+                // A blank line (a trailing one, say) is not a record, unless the file has one column.
+                if record.count == 1, !field.quoted, field.end == field.start, headerFields != 1 { continue }
+                if headerFields == nil { headerFields = record.count }
+                line = start
+                offset = i
+                return true
             }
-            fields.append(field)
-            // A blank line (a trailing one, say) is not a record, unless the file has one column.
-            if fields.count == 1, fields[0].text.isEmpty, !fields[0].quoted, headerFields != 1 { continue }
-            if headerFields == nil { headerFields = fields.count }
-            try body(fields, start, i)
+            offset = i
+            return false
         }
     }
 }

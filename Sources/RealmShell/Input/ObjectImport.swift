@@ -18,6 +18,8 @@ final class ObjectImport {
     /// How an object is named in messages, from its position in the input (`line 3`).
     let place: (Int) -> String
     private(set) var count = 0
+    /// How many objects `add(_:values:object:)` wrote by their values (the CSV fast path).
+    private(set) var typedCount = 0
     /// Links to set once every object exists: class, ObjKey, the link members, position.
     private var deferred: [(ObjectClass, Int64, [(key: String, value: JSONValue)], Int)] = []
 
@@ -49,6 +51,48 @@ final class ObjectImport {
             if !later.isEmpty { deferred.append((c, key, later, index)) }
         } catch {
             throw failure(error, at: index)
+        }
+    }
+
+    /// Writes every row of CSV of class `c` (`CSVReader`); `row` hears of each row's line
+    /// (before it is written) and the offset after it. With `typed` (and the insert policy),
+    /// rows of a class of plain scalars whose every field `CSVTypedRow` can type go straight
+    /// to a `ScalarRowInserter`. If that insert fails — a duplicate primary key, say —
+    /// nothing was changed (`TableEditor.insert` refuses before it changes anything), and
+    /// the row goes the general way, as do all other rows: a JSON object through `add`,
+    /// which names any problem as every other input's objects are named.
+    func addCSV(_ bytes: [UInt8], of c: ObjectClass, typed: Bool, row: (_ line: Int, _ offset: Int) -> Void) throws {
+        let reader = CSVReader(objectClass: c, file: writer.file)
+        var records = CSVReader.Records(bytes)
+        guard try records.next() else { return }
+        let columns = try reader.header(records.record, bytes, line: records.line)
+        var typedRows = 0
+        defer { typedCount += typedRows }
+        /// The current record's line, once its field count is checked.
+        func checkedLine() throws(CSVReader.Failure) -> Int {
+            guard records.record.count == columns.count else {
+                throw CSVReader.Failure(line: records.line, message: "\(records.record.count) fields, but the header has \(columns.count)")
+            }
+            row(records.line, records.offset)
+            return records.line
+        }
+        // Bound once, outside the loop (a binding per row would copy the inserter each time).
+        if typed && policy == .insert, let inserter = try writer.scalarRowInserter(c),
+           var fast = CSVTypedRow(objectClass: c, header: columns, inserter: inserter) {
+            while try records.next() {
+                let line = try checkedLine()
+                if fast.read(records.record, bytes), (try? inserter.insert(fast.cells, key: fast.key)) != nil {
+                    count += 1
+                    typedRows += 1
+                    continue
+                }
+                try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
+            }
+        } else {
+            while try records.next() {
+                let line = try checkedLine()
+                try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
+            }
         }
     }
 
