@@ -179,18 +179,7 @@ public final class Snapshot {
         return tables.first { $0.key == key }
     }
 
-    public func table(named name: String) -> Table? {
-        tablesByName[name].map { tables[$0] }
-    }
-
-    /// `tables`' indexes by name, made on the first lookup (`tables` is fixed at open); the
-    /// first table of a name wins, as a search in order would find it. Every query looks its
-    /// class up by name: a hash lookup instead of comparing every table's name.
-    private lazy var tablesByName: [String: Int] = {
-        var out = [String: Int](minimumCapacity: tables.count)
-        for (i, t) in tables.enumerated() where out[t.name] == nil { out[t.name] = i }
-        return out
-    }()
+    public func table(named name: String) -> Table? { tables.first { $0.name == name } }
 
     private func readTables() throws(FormatError) -> [Table] {
         guard let top else { return [] }

@@ -11,6 +11,8 @@ final class TypeChecker {
     let query: String
     /// Subquery variables in scope: (table position, name); the name reads as "" there.
     var variables: [(table: Int, name: [UInt8])] = []
+    /// The last property looked up by name (`lookUp(_:in:)`).
+    var lastColumnLookup: (table: TableData, name: String, column: Column?)?
 
     init(store: ObjectStore, base: TableData, arguments: [QueryArgument], query: String) {
         self.store = store
