@@ -76,8 +76,7 @@ extension TypeChecker {
                 throw .invalidArgument(message: e.message, at: node.range)
             }
         }
-        return .constant(Constant(values: [value], fromList: false, type: value.type, quantifier: nil,
-                                  description: node.kind == .argument ? ValueText.describe(value) : ValueText.describe(value)))
+        return .constant(Constant(single: value, type: value.type))
     }
 
     /// `convert_if_needed`: numbers and numeric strings take the other side's numeric type.

@@ -56,15 +56,6 @@ extension TypeChecker {
         }
     }
 
-    /// `table.column(named:)`, the last answer kept: `walk` looks the first non-link property
-    /// up and `linkChainColumn` then asks for it again.
-    func lookUp(_ name: String, in table: TableData) -> Column? {
-        if let last = lastColumnLookup, last.table === table, last.name == name { return last.column }
-        let column = table.column(named: name)
-        lastColumnLookup = (table, name, column)
-        return column
-    }
-
     static func key(_ e: PathElement) -> (name: [UInt8], range: SourceRange)? {
         if case let .key(k, r) = e { return (k, r) }
         return nil
@@ -97,7 +88,7 @@ extension TypeChecker {
                     continue
                 }
                 let nameString = String(decoding: name, as: UTF8.self)
-                if let column = lookUp(nameString, in: chain.target) {
+                if let column = chain.target.column(named: nameString) {
                     if column.type == .link, let target = store.target(of: column) {
                         chain.steps.append(LinkStep(column: column, from: chain.target, to: target, index: nil))
                         i += 1
@@ -261,7 +252,7 @@ extension TypeChecker {
 
     /// The operand for a property of the chain's target class (`LinkChain::column`).
     func linkChainColumn(_ chain: inout LinkMap, _ name: String, hasPath: Bool, _ quantifier: Quantifier?, _ range: SourceRange) throws(QueryError) -> Operand? {
-        guard let column = lookUp(name, in: chain.target) else { return nil }
+        guard let column = chain.target.column(named: name) else { return nil }
         if column.collection == .dictionary {
             return .collection(CollectionOperand(links: chain, column: column, kind: .dictionary, elementType: .mixed,
                                                  quantifier: quantifier, path: [.all], pathOnlyUnaryKeys: false))

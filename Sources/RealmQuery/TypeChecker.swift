@@ -11,8 +11,6 @@ final class TypeChecker {
     let query: String
     /// Subquery variables in scope: (table position, name); the name reads as "" there.
     var variables: [(table: Int, name: [UInt8])] = []
-    /// The last property looked up by name (`lookUp(_:in:)`).
-    var lastColumnLookup: (table: TableData, name: String, column: Column?)?
 
     init(store: ObjectStore, base: TableData, arguments: [QueryArgument], query: String) {
         self.store = store
@@ -176,6 +174,7 @@ final class TypeChecker {
                 throw .invalidQuery(message: "Unsupported comparison between '\(l.links.description)' and type '\(DataType.name(v.type))'", at: c.range)
             }
         }
+        k.keepDescription()
         k.values = values
         k.type = .link
         k.isMixedList = false
