@@ -28,9 +28,15 @@ public struct Lexer {
                 tokens.append(Token(kind: .end, range: SourceRange(p, p), text: []))
                 return tokens
             }
-            guard let (kind, length) = (fastPath ? fastMatch(at: p) : nil) ?? longestMatch(at: p) else {
+            let fast = fastPath ? fastMatch(at: p) : nil
+            guard let (kind, length) = fast ?? longestMatch(at: p) else {
                 tokens.append(Token(kind: .invalid, range: SourceRange(p, p + 1), text: [bytes[p]]))
                 return tokens
+            }
+            if fast != nil, let shared = Lexer.operatorText(kind, bytes[p], length: length) {
+                tokens.append(Token(kind: kind, range: SourceRange(p, p + length), text: shared))
+                p += length
+                continue
             }
             var text = Array(bytes[p..<(p + length)])
             if kind == .identifier { text = Lexer.decodeEscapes(text) }
@@ -56,8 +62,9 @@ public struct Lexer {
             while i < bytes.count, Lexer.isWordByte(bytes[i]) { i += 1 }
             guard i == bytes.count || Lexer.endsWord(bytes[i]) else { return nil }
             let n = i - p
-            if c != UInt8(ascii: "_"), n < Lexer.keywordsByLength.count {
-                for k in Lexer.keywordsByLength[n] where matches(p, k.word, caseInsensitive: k.caseInsensitive) {
+            if c != UInt8(ascii: "_"), n < 16 {
+                let bucket = Lexer.keywordsByLengthAndLetter[n * 26 + Int(Lexer.lower(c) - UInt8(ascii: "a"))]
+                for k in bucket where matches(p, k.word, caseInsensitive: k.caseInsensitive) {
                     return (k.kind, n)
                 }
             }
@@ -95,6 +102,36 @@ public struct Lexer {
         default: return nil
         }
     }
+
+    /// `keywordsByLength` split further by first letter (either case), each list still in rule
+    /// order: a keyword can only match a word with its first letter, so `fastMatch` compares
+    /// only those.
+    private static let keywordsByLengthAndLetter: [[(kind: TokenKind, word: [UInt8], caseInsensitive: Bool)]] = {
+        var out = [[(kind: TokenKind, word: [UInt8], caseInsensitive: Bool)]](repeating: [], count: 16 * 26)
+        for (n, list) in keywordsByLength.enumerated() {
+            for k in list { out[n * 26 + Int(lower(k.word[0]) - UInt8(ascii: "a"))].append(k) }
+        }
+        return out
+    }()
+
+    /// The text of a fast-path operator or punctuation token, made once (its bytes are fixed by
+    /// its kind, first byte and length); nil for words and numbers.
+    private static func operatorText(_ kind: TokenKind, _ c: UInt8, length: Int) -> [UInt8]? {
+        switch (c, length) {
+        case (UInt8(ascii: "="), 2): return kind == .equal ? sharedTexts.equalEqual : nil    // not "=<", "=>"
+        case (UInt8(ascii: "!"), 2): return kind == .notEqual ? sharedTexts.notEqual : nil
+        case (_, 2):
+            return nil      // "<>", "<=", ">=", "&&", "||": copied
+        case (UInt8(ascii: "0")...UInt8(ascii: "9"), _), (UInt8(ascii: "a")...UInt8(ascii: "z"), _),
+             (UInt8(ascii: "A")...UInt8(ascii: "Z"), _), (UInt8(ascii: "_"), _):
+            return nil
+        case (_, 1) where c < 0x80: return sharedTexts.single[Int(c)]
+        default: return nil
+        }
+    }
+
+    private static let sharedTexts = (equalEqual: Array("==".utf8), notEqual: Array("!=".utf8),
+                                      single: (0..<128).map { [UInt8($0)] })
 
     /// The bytes of a fast-path word: ASCII letters and `_`.
     private static func isWordByte(_ c: UInt8) -> Bool { (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == UInt8(ascii: "_") }
