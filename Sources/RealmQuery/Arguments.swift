@@ -17,7 +17,7 @@ public enum QueryArgument: Sendable, Equatable {
     /// anything else is the text as a string.
     public static func literal(_ text: String) -> QueryArgument {
         let tokens = Lexer(text).tokenize()
-        guard tokens.count == 2, tokens[1].kind == .end, let kind = Parser.constantKinds[tokens[0].kind], kind != .argument,
+        guard tokens.count == 2, tokens[1].kind == .end, let kind = Parser.constantKind(tokens[0].kind), kind != .argument,
               let value = try? TypeChecker.literal(ConstantNode(kind: kind, text: tokens[0].text, range: tokens[0].range)) else {
             return .string(text)
         }

@@ -4,9 +4,11 @@ import RealmFormat
 /// realm-core's `ConstantNode::visit`).
 extension TypeChecker {
     func constant(_ node: ConstantNode, hint: DataType?) throws(QueryError) -> Operand {
-        var explain = node.string
+        // What an argument is, for its error messages (literals need none).
+        var explain = ""
         var value: QValue
         if node.kind == .argument {
+            explain = node.string
             let n = Parser.argumentNumber(node.text.dropFirst())
             if node.quantifier != nil, !(try arguments.isList(n, at: node.range)) {
                 throw .invalidQuery(message: "ANY/ALL/NONE are only allowed on arguments which contain a list but '\(explain)' is not a list.", at: node.range)
@@ -74,8 +76,7 @@ extension TypeChecker {
                 throw .invalidArgument(message: e.message, at: node.range)
             }
         }
-        return .constant(Constant(values: [value], fromList: false, type: value.type, quantifier: nil,
-                                  description: node.kind == .argument ? ValueText.describe(value) : ValueText.describe(value)))
+        return .constant(Constant(single: value, type: value.type))
     }
 
     /// `convert_if_needed`: numbers and numeric strings take the other side's numeric type.

@@ -6,7 +6,8 @@ import RealmFormat
 extension TypeChecker {
     /// A subquery variable reads as the empty name on its class (and is then skipped).
     func translate(_ table: TableData, _ name: [UInt8]) -> [UInt8] {
-        variables.contains { $0.table == table.table.position && $0.name == name } ? [] : name
+        if variables.isEmpty { return name }
+        return variables.contains { $0.table == table.table.position && $0.name == name } ? [] : name
     }
 
     /// The path's elements with arguments filled in: `$K0` spliced from a string argument,
@@ -37,6 +38,10 @@ extension TypeChecker {
             }
             return elements
         }
+        // Most paths have no `[$n]`: then they are used as parsed (no new array).
+        guard path.elements.contains(where: { if case .argument = $0 { return true } else { return false } }) else {
+            return path.elements
+        }
         return try path.elements.map { e throws(QueryError) -> PathElement in
             guard case let .argument(n, range) = e else { return e }
             try arguments.verify(n, at: range)
@@ -65,12 +70,13 @@ extension TypeChecker {
             let e = elements[i]
             if case let .key(raw, range) = e {
                 let name = translate(chain.target, raw)
-                if name.starts(with: PathNames.linksDot) {
+                // The special names all start with `@`.
+                if name.first == UInt8(ascii: "@"), name.starts(with: PathNames.linksDot) {
                     try backlink(&chain, Array(name.dropFirst(7)), range)
                     i += 1
                     continue
                 }
-                if name == PathNames.values {
+                if name.first == UInt8(ascii: "@"), name == PathNames.values {
                     guard let last = chain.steps.last, last.column.collection == .dictionary else {
                         throw .invalidQuery(message: "@values only allowed on dictionaries", at: range)
                     }
@@ -139,12 +145,16 @@ extension TypeChecker {
             return .backlinkCount(chain)
         }
         var (chain, i) = try walk(elements, quantifier: p.quantifier)
-        var identifier = ""
+        // The property's name for error messages, made only for one.
+        var identifierSource: (table: TableData, name: [UInt8])?
         if i < elements.count {
             guard let (k, _) = TypeChecker.key(elements[i]) else {
                 throw .invalidQuery(message: "[\(elements[i].description)] not expected", at: p.path.range)
             }
-            identifier = String(decoding: translate(chain.target, k), as: UTF8.self)
+            identifierSource = (chain.target, k)
+        }
+        var identifier: String {
+            identifierSource.map { String(decoding: translate($0.table, $0.name), as: UTF8.self) } ?? ""
         }
         var sub = try column(&chain, elements, &i, p)
         let indexes = Array(elements[i...])

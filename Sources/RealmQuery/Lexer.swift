@@ -12,7 +12,13 @@ public struct Lexer {
 
     /// All tokens, ending with `.end`, or with `.invalid` at the first byte no rule accepts
     /// (the parser reports it when it gets there, as realm-core's parser does).
-    public func tokenize() -> [Token] {
+    public func tokenize() -> [Token] { tokenize(fastPath: true) }
+
+    /// `tokenize()` with every rule tried at every position (no `fastMatch`): the reference
+    /// the fast path is tested against (LexerTests).
+    func tokenizeByRules() -> [Token] { tokenize(fastPath: false) }
+
+    private func tokenize(fastPath: Bool) -> [Token] {
         var tokens = [Token]()
         tokens.reserveCapacity(bytes.count / 2 + 2)
         var p = 0
@@ -22,14 +28,135 @@ public struct Lexer {
                 tokens.append(Token(kind: .end, range: SourceRange(p, p), text: []))
                 return tokens
             }
-            guard let (kind, length) = longestMatch(at: p) else {
+            let fast = fastPath ? fastMatch(at: p) : nil
+            guard let (kind, length) = fast ?? longestMatch(at: p) else {
                 tokens.append(Token(kind: .invalid, range: SourceRange(p, p + 1), text: [bytes[p]]))
                 return tokens
+            }
+            if fast != nil, let shared = Lexer.operatorText(kind, bytes[p], length: length) {
+                tokens.append(Token(kind: kind, range: SourceRange(p, p + length), text: shared))
+                p += length
+                continue
             }
             var text = Array(bytes[p..<(p + length)])
             if kind == .identifier { text = Lexer.decodeEscapes(text) }
             tokens.append(Token(kind: kind, range: SourceRange(p, p + length), text: text))
             p += length
+        }
+    }
+
+    /// The common tokens decided from their bytes alone, without trying every rule: operators
+    /// and punctuation, ASCII-letter words and plain natural numbers. Nil hands the position to
+    /// `longestMatch`. A word or number qualifies only when the byte after it cannot extend any
+    /// rule that starts there: for a word of letters and `_` (no digits, `-`, `\` or UTF-8,
+    /// which `identifier` would take) the longer literals starting with a letter (`uuid(`,
+    /// `oid(`, `T+1:2`, `O12`, `L1:2`, `B64"`) need `(`, a sign or a digit next; for digits,
+    /// hex, floats and dates need `x`, `.`, `e`, `f` or `-` next. So the result is the one
+    /// `longestMatch` gives (the keyword of that length in rule order, else the identifier).
+    private func fastMatch(at p: Int) -> (TokenKind, Int)? {
+        let c = bytes[p]
+        let next: UInt8 = p + 1 < bytes.count ? bytes[p + 1] : 0
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            var i = p + 1
+            while i < bytes.count, Lexer.isWordByte(bytes[i]) { i += 1 }
+            guard i == bytes.count || Lexer.endsWord(bytes[i]) else { return nil }
+            let n = i - p
+            if c != UInt8(ascii: "_"), n < 16 {
+                let bucket = Lexer.keywordsByLengthAndLetter[n * 26 + Int(Lexer.lower(c) - UInt8(ascii: "a"))]
+                for k in bucket where matches(p, k.word, caseInsensitive: k.caseInsensitive) {
+                    return (k.kind, n)
+                }
+            }
+            return (.identifier, n)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            var i = p + 1
+            while i < bytes.count, Lexer.isDigit(bytes[i]) { i += 1 }
+            guard i == bytes.count || Lexer.endsNumber(bytes[i]) else { return nil }
+            return (.natural, i - p)
+        case UInt8(ascii: "="):
+            switch next {
+            case UInt8(ascii: "="): return (.equal, 2)
+            case UInt8(ascii: "<"): return (.lessEqual, 2)
+            case UInt8(ascii: ">"): return (.greaterEqual, 2)
+            default: return (.equal, 1)
+            }
+        case UInt8(ascii: "!"): return next == UInt8(ascii: "=") ? (.notEqual, 2) : (.not, 1)
+        case UInt8(ascii: "<"):
+            switch next {
+            case UInt8(ascii: ">"): return (.notEqual, 2)
+            case UInt8(ascii: "="): return (.lessEqual, 2)
+            default: return (.less, 1)
+            }
+        case UInt8(ascii: ">"): return next == UInt8(ascii: "=") ? (.greaterEqual, 2) : (.greater, 1)
+        case UInt8(ascii: "&"): return next == UInt8(ascii: "&") ? (.and, 2) : nil
+        case UInt8(ascii: "|"): return next == UInt8(ascii: "|") ? (.or, 2) : nil
+        case UInt8(ascii: "("): return (.leftParen, 1)
+        case UInt8(ascii: ")"): return (.rightParen, 1)
+        case UInt8(ascii: ","): return (.comma, 1)
+        case UInt8(ascii: "]"): return (.rightBracket, 1)
+        case UInt8(ascii: "{"): return (.leftBrace, 1)
+        case UInt8(ascii: "}"): return (.rightBrace, 1)
+        case UInt8(ascii: "*"): return (.star, 1)
+        case UInt8(ascii: "/"): return (.slash, 1)
+        default: return nil
+        }
+    }
+
+    /// `keywordsByLength` split further by first letter (either case), each list still in rule
+    /// order: a keyword can only match a word with its first letter, so `fastMatch` compares
+    /// only those.
+    private static let keywordsByLengthAndLetter: [[(kind: TokenKind, word: [UInt8], caseInsensitive: Bool)]] = {
+        var out = [[(kind: TokenKind, word: [UInt8], caseInsensitive: Bool)]](repeating: [], count: 16 * 26)
+        for (n, list) in keywordsByLength.enumerated() {
+            for k in list { out[n * 26 + Int(lower(k.word[0]) - UInt8(ascii: "a"))].append(k) }
+        }
+        return out
+    }()
+
+    /// The text of a fast-path operator or punctuation token, made once (its bytes are fixed by
+    /// its kind, first byte and length); nil for words and numbers.
+    private static func operatorText(_ kind: TokenKind, _ c: UInt8, length: Int) -> [UInt8]? {
+        switch (c, length) {
+        case (UInt8(ascii: "="), 2): return kind == .equal ? sharedTexts.equalEqual : nil    // not "=<", "=>"
+        case (UInt8(ascii: "!"), 2): return kind == .notEqual ? sharedTexts.notEqual : nil
+        case (_, 2):
+            return nil      // "<>", "<=", ">=", "&&", "||": copied
+        case (UInt8(ascii: "0")...UInt8(ascii: "9"), _), (UInt8(ascii: "a")...UInt8(ascii: "z"), _),
+             (UInt8(ascii: "A")...UInt8(ascii: "Z"), _), (UInt8(ascii: "_"), _):
+            return nil
+        case (_, 1) where c < 0x80: return sharedTexts.single[Int(c)]
+        default: return nil
+        }
+    }
+
+    private static let sharedTexts = (equalEqual: Array("==".utf8), notEqual: Array("!=".utf8),
+                                      single: (0..<128).map { [UInt8($0)] })
+
+    /// The bytes of a fast-path word: ASCII letters and `_`.
+    private static func isWordByte(_ c: UInt8) -> Bool { (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == UInt8(ascii: "_") }
+
+    /// Bytes after a fast-path word that no rule starting with a letter can continue through.
+    private static func endsWord(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "="), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "."),
+             UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Bytes after a fast-path number that no rule starting with a digit can continue through.
+    private static func endsNumber(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: "="), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "&"), UInt8(ascii: "|"),
+             UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
         }
     }
 

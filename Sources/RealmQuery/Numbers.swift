@@ -7,6 +7,28 @@ import RealmFormat
 enum Numbers {
     /// C `strtoll(text, nullptr, 0)`.
     static func strtoll<C: Collection<UInt8>>(_ text: C) -> Int64 {
+        // A plain decimal literal (what the lexer's natural numbers mostly are): 1 to 18
+        // digits, no leading 0 (octal), cannot overflow. Anything else takes the full reading
+        // (NumbersTests pins the two together).
+        if let n = plainDecimal(text) { return n }
+        return strtollInFull(text)
+    }
+
+    /// The value of 1–18 decimal digits without a leading zero (or "0"), else nil.
+    static func plainDecimal<C: Collection<UInt8>>(_ text: C) -> Int64? {
+        guard let first = text.first, first != UInt8(ascii: "0") || text.count == 1 else { return nil }
+        var value: Int64 = 0
+        var n = 0
+        for c in text {
+            guard Lexer.isDigit(c), n < 18 else { return nil }
+            value = value &* 10 &+ Int64(c &- 48)
+            n += 1
+        }
+        return value
+    }
+
+    /// `strtoll` for any text: spaces, sign, `0x` and octal prefixes, saturation.
+    static func strtollInFull<C: Collection<UInt8>>(_ text: C) -> Int64 {
         var bytes = Array(text)
         var i = 0
         while i < bytes.count, bytes[i] == 0x20 || (bytes[i] >= 0x09 && bytes[i] <= 0x0D) { i += 1 }

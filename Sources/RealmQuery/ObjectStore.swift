@@ -11,6 +11,9 @@ import RealmFormat
 /// links, typed links in Mixed) asks the store, which it holds.
 public final class ObjectStore {
     public let snapshot: Snapshot
+    /// The first table asked for (most queries use only their class), then any others by
+    /// position: no dictionary is made for a one-class query.
+    private var firstTable: TableData?
     private var tablesByPosition: [Int: TableData] = [:]
 
     public init(snapshot: Snapshot) {
@@ -52,6 +55,12 @@ public final class ObjectStore {
     }
 
     func data(_ table: Table) -> TableData {
+        guard let first = firstTable else {
+            let d = TableData(snapshot: snapshot, table: table)
+            firstTable = d
+            return d
+        }
+        if first.table.position == table.position { return first }
         if let d = tablesByPosition[table.position] { return d }
         let d = TableData(snapshot: snapshot, table: table)
         tablesByPosition[table.position] = d
@@ -64,7 +73,8 @@ public final class ObjectStore {
 public final class TableData {
     let snapshot: Snapshot
     public let table: Table
-    public let className: String
+    /// Made when first asked (error messages, key paths through links): not for every query.
+    public private(set) lazy var className: String = ObjectStore.className(table)
     // The caches marked unchecked are only filled in, never accessed reentrantly: single-object
     // reads (primary keys, values by row) would pay a dynamic exclusivity check on each.
     @exclusivity(unchecked) private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
@@ -85,7 +95,6 @@ public final class TableData {
     init(snapshot: Snapshot, table: Table) {
         self.snapshot = snapshot
         self.table = table
-        className = ObjectStore.className(table)
     }
 
     /// Opening a format-22 file deletes the objects of asymmetric tables (§16.3).

@@ -45,7 +45,31 @@ struct Constant {
     var quantifier: Quantifier?
     /// Came from `{…}` or a list argument (`ConstantMixedList`).
     var isMixedList: Bool = false
-    var description: String
+    /// Given for lists and special forms; a single value's is made from it when asked (only
+    /// error messages ask, so a literal is not formatted for every query).
+    private var givenDescription: String?
+    var description: String { givenDescription ?? ValueText.describe(values[0]) }
+
+    init(values: [QValue], fromList: Bool, type: DataType?, quantifier: Quantifier?, isMixedList: Bool = false, description: String) {
+        self.values = values
+        self.fromList = fromList
+        self.type = type
+        self.quantifier = quantifier
+        self.isMixedList = isMixedList
+        givenDescription = description
+    }
+
+    /// One value, described as `ValueText.describe` describes it.
+    init(single value: QValue, type: DataType?) {
+        values = [value]
+        fromList = false
+        self.type = type
+        quantifier = nil
+        givenDescription = nil
+    }
+
+    /// Fixes the description before `values` change (it describes the values as written).
+    mutating func keepDescription() { givenDescription = description }
 }
 
 struct ColumnOperand {

@@ -153,7 +153,7 @@ public struct Parser {
             }
         default:
             let value = try parseValue()
-            if [.plus, .minus, .star, .slash].contains(kind) {
+            if Parser.precedence(kind) != nil {
                 let full = try parseBinaryRest(value, minimumPrecedence: 0)
                 return try parseComparisonTail(full, bare: false)
             }
@@ -273,12 +273,28 @@ public struct Parser {
         return try parseValue()
     }
 
-    static let constantKinds: [TokenKind: ConstantNode.Kind] = [
-        .natural: .number, .number: .number, .string: .string, .uuid: .uuid, .objectId: .objectId,
-        .argument: .argument, .infinity: .infinity, .nan: .nan, .base64: .base64String, .float: .float,
-        .timestamp: .timestamp, .objectKey: .objectKey, .typedLink: .typedLink, .trueLiteral: .trueValue,
-        .falseLiteral: .falseValue, .null: .null,
-    ]
+    /// The constant a literal token makes, nil for other tokens (a switch: asked for every
+    /// value the parser reads, where a dictionary would hash each time).
+    static func constantKind(_ k: TokenKind) -> ConstantNode.Kind? {
+        switch k {
+        case .natural, .number: return .number
+        case .string: return .string
+        case .uuid: return .uuid
+        case .objectId: return .objectId
+        case .argument: return .argument
+        case .infinity: return .infinity
+        case .nan: return .nan
+        case .base64: return .base64String
+        case .float: return .float
+        case .timestamp: return .timestamp
+        case .objectKey: return .objectKey
+        case .typedLink: return .typedLink
+        case .trueLiteral: return .trueValue
+        case .falseLiteral: return .falseValue
+        case .null: return .null
+        default: return nil
+        }
+    }
 
     /// `value = constant | property | list | aggregate | subquery`.
     mutating func parseValue() throws(QueryError) -> ExprNode {
@@ -304,7 +320,7 @@ public struct Parser {
         case .binary where peek() == .leftParen:
             return .constant(try parseConstant())
         default:
-            if Parser.constantKinds[kind] != nil { return .constant(try parseConstant()) }
+            if Parser.constantKind(kind) != nil { return .constant(try parseConstant()) }
             guard kind == .keyPathArgument || kind.canBeIdentifier else { throw unexpected() }
             let path = try parsePath()
             if kind == .dot, [.max, .min, .sum, .avg].contains(peek()) {
@@ -357,7 +373,7 @@ public struct Parser {
             guard [.natural, .number, .string, .uuid, .objectId, .argument].contains(pk.kind) else { throw unexpected() }
             advance()
             let close = try expect(.rightParen)
-            var node = ConstantNode(kind: Parser.constantKinds[pk.kind]!, text: pk.text, range: t.range + close.range)
+            var node = ConstantNode(kind: Parser.constantKind(pk.kind)!, text: pk.text, range: t.range + close.range)
             node.objectClass = Array(cls.text.dropFirst().dropLast())
             return node
         case .binary:
@@ -378,7 +394,7 @@ public struct Parser {
             let quantifier = Parser.quantifier(q.kind)
             return ConstantNode(kind: .argument, text: arg.text, range: q.range + arg.range, quantifier: quantifier)
         default:
-            guard let k = Parser.constantKinds[t.kind] else { throw unexpected() }
+            guard let k = Parser.constantKind(t.kind) else { throw unexpected() }
             advance()
             return ConstantNode(kind: k, text: t.text, range: t.range)
         }

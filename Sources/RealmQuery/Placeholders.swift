@@ -11,7 +11,9 @@ struct Placeholders {
     init(_ text: String) {
         original = text
         // Most queries have none: then the text is used as it is.
-        guard text.utf8.contains(UInt8(ascii: "%")) else {
+        let hasPercent = text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "%")) }
+            ?? text.utf8.contains(UInt8(ascii: "%"))
+        guard hasPercent else {
             rewritten = text
             shifts = []
             return

@@ -174,6 +174,7 @@ final class TypeChecker {
                 throw .invalidQuery(message: "Unsupported comparison between '\(l.links.description)' and type '\(DataType.name(v.type))'", at: c.range)
             }
         }
+        k.keepDescription()
         k.values = values
         k.type = .link
         k.isMixedList = false
