@@ -50,7 +50,7 @@ final class LeafRowFilterTests: XCTestCase {
             let kind = ColumnCells.Kind(column, enumValues: nil)
             var rng = SplitMix64(seed: UInt64(index + 11) &* 0x9E37_79B9)
             for round in 0..<40 {
-                let count = [1, 2, 7, 64, 200, 256][round % 6]
+                let count = [1, 2, 7, 64, 200, 256, 1000][round % 7]
                 let longest = [15, 63, 8][round % 3]
                 let values = Self.leaf(type, nullable: nullable, count: count, longest: longest, &rng)
                 let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: column))
