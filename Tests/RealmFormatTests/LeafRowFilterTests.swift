@@ -146,4 +146,42 @@ final class LeafRowFilterTests: XCTestCase {
         }
         XCTAssertGreaterThan(agreed, 100)
     }
+
+    /// The byte-level copies fill nodes sized by `kept` without further checks: a `kept` that
+    /// is not the number of kept rows is refused, never copied past the node.
+    func testAKeptCountThatDisagreesWithTheMaskIsRefused() throws {
+        let values: [Value] = (0..<50).map { .int(Int64($0) * 1_000_003) }
+        let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: ColumnCellsTests.column(.int, nullable: false)))
+        let keep = values.indices.map { $0 % 3 != 1 }
+        let kept = keep.filter { $0 }.count
+        XCTAssertNotNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: keep, kept: kept))
+        XCTAssertNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: keep, kept: kept - 1))
+        XCTAssertNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: keep, kept: kept + 1))
+    }
+
+    /// `TableEditor.appendKept` (the primary keys an index rebuild reads from a leaf that lost
+    /// rows) appends exactly the kept elements, as a plain filter of `Node.int` gives them, at
+    /// every width; a mask whose count disagrees leaves the values as they were.
+    func testAppendKeptGivesThePlainFilterAtEveryWidth() throws {
+        var rng = SplitMix64(seed: 0x5EED)
+        for bits in [0, 1, 2, 4, 7, 15, 31, 62] {
+            for count in [1, 5, 64, 1000] {
+                // Wider values sometimes negative (signed elements of 8 bits and more).
+                let values: [Value] = (0..<count).map { _ in
+                    let v = bits == 0 ? 0 : Int64(rng.below(UInt64(1) << UInt64(bits)))
+                    return .int(bits > 4 && rng.below(2) == 0 ? -v : v)
+                }
+                let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: ColumnCellsTests.column(.int, nullable: false)))
+                let node = try laid.snapshot.node(laid.rootRef)
+                var keep = (0..<count).map { _ in rng.below(2) == 0 }
+                if count > 2 { keep[count - 1] = false }           // rows after the last kept one
+                let expected = [Int64(-7)] + (0..<count).filter { keep[$0] }.map { node.int($0) }
+                var out: [Int64] = [-7]
+                XCTAssertTrue(TableEditor.appendKept(PackedInts(node), keep: keep, expected: expected.count - 1, to: &out))
+                XCTAssertEqual(out, expected, "\(bits) bits, \(count) rows")
+                XCTAssertFalse(TableEditor.appendKept(PackedInts(node), keep: keep, expected: expected.count, to: &out))
+                XCTAssertEqual(out, expected, "a refused mask changes nothing")
+            }
+        }
+    }
 }

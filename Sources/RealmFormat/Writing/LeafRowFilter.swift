@@ -97,13 +97,20 @@ enum LeafRowFilter {
             case 0: break
             case 1, 2, 4:
                 let perByte = 8 / w
-                var k = 0
-                func put(_ i: Int) {
-                    out[k / perByte] |= UInt8(truncatingIfNeeded: node.int(i)) << UInt8((k % perByte) * w)
-                    k += 1
+                let ints = PackedInts(node)
+                for i in 0..<leading { out[i / perByte] |= UInt8(truncatingIfNeeded: ints.int(i)) << UInt8((i % perByte) * w) }
+                // Branch-free as for wider elements: a row that goes adds no bits (its value is
+                // masked to 0) and does not move `k` on.
+                guard let last = keep.lastIndex(of: true) else { break }
+                keep.withUnsafeBufferPointer { keep in
+                    var k = leading
+                    for r in 0...last {
+                        let kept = Int(unsafeBitCast(keep[r], to: UInt8.self))
+                        let v = UInt8(truncatingIfNeeded: ints.int(leading + r)) & UInt8(truncatingIfNeeded: 0 &- kept)
+                        out[k / perByte] |= v << UInt8((k % perByte) * w)
+                        k &+= kept
+                    }
                 }
-                for i in 0..<leading { put(i) }
-                for r in keep.indices where keep[r] { put(leading + r) }
             case 8: copy(UInt8.self)
             case 16: copy(UInt16.self)
             case 32: copy(UInt32.self)
