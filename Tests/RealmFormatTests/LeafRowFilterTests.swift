@@ -184,4 +184,23 @@ final class LeafRowFilterTests: XCTestCase {
             }
         }
     }
+
+    /// `TableEditor.kept` (a leaf's ObjKeys after a removal) gives the plain filter of the
+    /// mask, with the last rows kept or dropped; a count that disagrees still gets the plain
+    /// filter, never a short or padded array.
+    func testKeptKeysAreThePlainFilterOfTheMask() {
+        var rng = SplitMix64(seed: 0xD0_0D)
+        for count in [1, 2, 3, 17, 1000] {
+            let keys = (0..<count).map { Int64($0) * 5 + Int64(rng.below(5)) }
+            for round in 0..<4 {
+                var keep = keys.map { _ in rng.below(2) == 0 }
+                if round == 1 { keep[count - 1] = true }
+                if round == 2 { keep[count - 1] = false }
+                if round == 3 { keep = keep.map { _ in false } }
+                let plain = keys.indices.filter { keep[$0] }.map { keys[$0] }
+                XCTAssertEqual(TableEditor.kept(keys, keep: keep, count: plain.count), plain, "\(count) keys, round \(round)")
+                XCTAssertEqual(TableEditor.kept(keys, keep: keep, count: plain.count + 1), plain, "a count one too high")
+            }
+        }
+    }
 }
