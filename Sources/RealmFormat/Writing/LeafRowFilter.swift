@@ -16,7 +16,7 @@ enum LeafRowFilter {
     /// or nil when this leaf needs the general path.
     static func filtered(_ snapshot: Snapshot, ref: Int, kind: ColumnCells.Kind, keep: [Bool], kept: Int) throws(FormatError) -> MutableNode? {
         // `kept` sizes the new nodes, which the copies below fill without further checks.
-        guard kept > 0, kept <= keep.count, keep.reduce(0, { $0 + ($1 ? 1 : 0) }) == kept else { return nil }
+        guard kept > 0, kept <= keep.count, keep.reduce(0, { $0 &+ Int(unsafeBitCast($1, to: UInt8.self)) }) == kept else { return nil }
         let node = try snapshot.node(ref)
         switch kind {
         case .int:
@@ -59,6 +59,10 @@ enum LeafRowFilter {
             return nil
         }
     }
+
+    /// 1 for true, 0 for false: the flags the branch-free loops combine.
+    @inline(__always)
+    private static func bit(_ b: Bool) -> UInt8 { unsafeBitCast(b, to: UInt8.self) }
 
     /// A leaf without refs, inner or context flags, of width type `type`: what the general
     /// path writes again with flags 0.
@@ -125,16 +129,23 @@ enum LeafRowFilter {
     private static func doubles(_ node: Node, keep: [Bool], kept: Int, nullable: Bool) -> MutableNode? {
         let source = node.image.rawSlice(node.payload, 8 * node.count)
         var image = NodeImage(flags: 0x08, width: 8, count: kept, payloadCount: 8 * kept)
+        // Branch-free (see `ints`): every row up to the last kept one is stored at `k`.
+        guard let last = keep.lastIndex(of: true) else { return nil }
         let ok = image.withPayload { out -> Bool in
-            var k = 0
-            for r in keep.indices where keep[r] {
-                let bits = source.loadUnaligned(fromByteOffset: 8 * r, as: UInt64.self)
-                // A null in a required column: the general path refuses it.
-                if !nullable && UInt64(littleEndian: bits) == Snapshot.doubleNull { return false }
-                out.storeBytes(of: bits, toByteOffset: 8 * k, as: UInt64.self)
-                k += 1
+            keep.withUnsafeBufferPointer { keep -> Bool in
+                var k = 0
+                var refused: UInt8 = 0
+                let required = bit(!nullable)
+                for r in 0...last {
+                    let bits = source.loadUnaligned(fromByteOffset: 8 * r, as: UInt64.self)
+                    let kept = bit(keep[r])
+                    // A null kept in a required column: the general path refuses it.
+                    refused |= kept & required & bit(UInt64(littleEndian: bits) == Snapshot.doubleNull)
+                    out.storeBytes(of: bits, toByteOffset: 8 * k, as: UInt64.self)
+                    k &+= Int(kept)
+                }
+                return refused == 0
             }
-            return true
         }
         return ok ? image.node : nil
     }
@@ -151,16 +162,24 @@ enum LeafRowFilter {
         }
         let source = node.image.rawSlice(node.payload, w * node.count)
         var image = NodeImage(flags: 0x08, width: w, count: kept, payloadCount: w * kept)
+        // Branch-free (see `ints`): every row up to the last kept one is copied to block `k`.
+        guard let last = keep.lastIndex(of: true), let from = source.baseAddress else { return nil }
         let ok = image.withPayload { out -> Bool in
-            var k = 0
-            for r in keep.indices where keep[r] {
-                let pad = Int(source[r * w + w - 1])
-                guard pad < w || (pad == w && nullable) else { return false }
-                UnsafeMutableRawBufferPointer(rebasing: out[(k * w)..<(k * w + w)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(r * w)..<(r * w + w)]))
-                k += 1
+            guard let to = out.baseAddress else { return false }
+            return keep.withUnsafeBufferPointer { keep -> Bool in
+                var k = 0
+                var refused: UInt8 = 0
+                let permitsNull = bit(nullable)
+                for r in 0...last {
+                    let pad = Int(from.load(fromByteOffset: r * w + w - 1, as: UInt8.self))
+                    let kept = bit(keep[r])
+                    // A value's length byte, or w for a null where nulls are permitted.
+                    refused |= kept & ~(bit(pad < w) | (bit(pad == w) & permitsNull)) & 1
+                    (to + k * w).copyMemory(from: from + r * w, byteCount: w)
+                    k &+= Int(kept)
+                }
+                return refused == 0
             }
-            return true
         }
         return ok ? image.node : nil
     }
