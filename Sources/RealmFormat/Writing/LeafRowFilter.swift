@@ -199,25 +199,26 @@ enum LeafRowFilter {
         // end in range); the new blob's size found.
         var total = 0, nullsKept = 0
         let valid = keep.withUnsafeBufferPointer { keep -> Bool in
-            var previousEnd = 0
+            // Branch-free over rows kept at random: each row's checks become flags that count
+            // only for a kept row (`refused`), and its size counts only when kept.
+            let size = bytes.count, permitsNull = bit(nullable)
+            var refused: UInt8 = 0, previousEnd = 0
             for r in 0..<keep.count {
-                let end = Int(offsets.int(r))
-                if keep[r] {
-                    let start = previousEnd
-                    guard start >= 0, end >= start, end <= bytes.count else { return false }
-                    if nulls.int(r) != 0 {
-                        guard nullable else { return false }
-                        total += 1
-                        nullsKept += 1
-                    } else {
-                        // The terminator must be there and be 0; the general path would write it so.
-                        guard end > start, bytes[end - 1] == 0, end - start - 1 <= LeafEncoder.maxStringSize else { return false }
-                        total += end - start
-                    }
-                }
+                let end = Int(offsets.int(r)), start = previousEnd
+                let kept = bit(keep[r]), isNull = bit(nulls.int(r) != 0)
+                let length = end &- start
+                let inRange = bit(start >= 0) & bit(end >= start) & bit(end <= size)
+                // The terminator must be there and be 0; the general path would write it so.
+                // (Read at a clamped place; a value whose range is wrong is refused anyway.)
+                let terminator = size > 0 ? bytes[Swift.min(Swift.max(end &- 1, 0), size - 1)] : 1
+                let terminated = bit(length > 0) & bit(terminator == 0) & bit(length &- 1 <= LeafEncoder.maxStringSize)
+                let ok = inRange & ((isNull & permitsNull) | (~isNull & 1 & terminated))
+                refused |= kept & ~ok & 1
+                total &+= Int(kept) &* (isNull != 0 ? 1 : length)
+                nullsKept &+= Int(kept & isNull)
                 previousEnd = end
             }
-            return true
+            return refused == 0
         }
         guard valid, total <= 0xFF_FFFF else { return nil }
         let endsWidth = NodeImage.width(upTo: total)
@@ -303,9 +304,17 @@ enum LeafRowFilter {
               nanos.width <= 32 else { return nil }
         let secondsInts = PackedInts(seconds)
         let marker = secondsInts.int(0)
-        for r in keep.indices where keep[r] && secondsInts.int(r + 1) == marker {
-            // A null: refused in a required column; its nanoseconds must be 0, as written anew.
-            guard nullable, nanos.int(r) == 0 else { return nil }
+        // Kept nulls found without a branch per row; only a leaf that keeps one is looked at
+        // row by row.
+        var keepsNull: UInt8 = 0
+        keep.withUnsafeBufferPointer { keep in
+            for r in 0..<keep.count { keepsNull |= bit(keep[r]) & bit(secondsInts.int(r + 1) == marker) }
+        }
+        if keepsNull != 0 {
+            for r in keep.indices where keep[r] && secondsInts.int(r + 1) == marker {
+                // A null: refused in a required column; its nanoseconds must be 0, as written anew.
+                guard nullable, nanos.int(r) == 0 else { return nil }
+            }
         }
         let leaf = MutableNode(integers: [0, 0], hasRefs: true)
         leaf.setChild(0, ints(seconds, keep: keep, leading: 1, kept: kept))
