@@ -50,7 +50,7 @@ final class LeafRowFilterTests: XCTestCase {
             let kind = ColumnCells.Kind(column, enumValues: nil)
             var rng = SplitMix64(seed: UInt64(index + 11) &* 0x9E37_79B9)
             for round in 0..<40 {
-                let count = [1, 2, 7, 64, 200, 256][round % 6]
+                let count = [1, 2, 7, 64, 200, 256, 1000][round % 7]
                 let longest = [15, 63, 8][round % 3]
                 let values = Self.leaf(type, nullable: nullable, count: count, longest: longest, &rng)
                 let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: column))
@@ -145,5 +145,62 @@ final class LeafRowFilterTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(agreed, 100)
+    }
+
+    /// The byte-level copies fill nodes sized by `kept` without further checks: a `kept` that
+    /// is not the number of kept rows is refused, never copied past the node.
+    func testAKeptCountThatDisagreesWithTheMaskIsRefused() throws {
+        let values: [Value] = (0..<50).map { .int(Int64($0) * 1_000_003) }
+        let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: ColumnCellsTests.column(.int, nullable: false)))
+        let keep = values.indices.map { $0 % 3 != 1 }
+        let kept = keep.filter { $0 }.count
+        XCTAssertNotNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: keep, kept: kept))
+        XCTAssertNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: keep, kept: kept - 1))
+        XCTAssertNil(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: .int, keep: keep, kept: kept + 1))
+    }
+
+    /// `TableEditor.appendKept` (the primary keys an index rebuild reads from a leaf that lost
+    /// rows) appends exactly the kept elements, as a plain filter of `Node.int` gives them, at
+    /// every width; a mask whose count disagrees leaves the values as they were.
+    func testAppendKeptGivesThePlainFilterAtEveryWidth() throws {
+        var rng = SplitMix64(seed: 0x5EED)
+        for bits in [0, 1, 2, 4, 7, 15, 31, 62] {
+            for count in [1, 5, 64, 1000] {
+                // Wider values sometimes negative (signed elements of 8 bits and more).
+                let values: [Value] = (0..<count).map { _ in
+                    let v = bits == 0 ? 0 : Int64(rng.below(UInt64(1) << UInt64(bits)))
+                    return .int(bits > 4 && rng.below(2) == 0 ? -v : v)
+                }
+                let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: ColumnCellsTests.column(.int, nullable: false)))
+                let node = try laid.snapshot.node(laid.rootRef)
+                var keep = (0..<count).map { _ in rng.below(2) == 0 }
+                if count > 2 { keep[count - 1] = false }           // rows after the last kept one
+                let expected = [Int64(-7)] + (0..<count).filter { keep[$0] }.map { node.int($0) }
+                var out: [Int64] = [-7]
+                XCTAssertTrue(TableEditor.appendKept(PackedInts(node), keep: keep, expected: expected.count - 1, to: &out))
+                XCTAssertEqual(out, expected, "\(bits) bits, \(count) rows")
+                XCTAssertFalse(TableEditor.appendKept(PackedInts(node), keep: keep, expected: expected.count, to: &out))
+                XCTAssertEqual(out, expected, "a refused mask changes nothing")
+            }
+        }
+    }
+
+    /// `TableEditor.kept` (a leaf's ObjKeys after a removal) gives the plain filter of the
+    /// mask, with the last rows kept or dropped; a count that disagrees still gets the plain
+    /// filter, never a short or padded array.
+    func testKeptKeysAreThePlainFilterOfTheMask() {
+        var rng = SplitMix64(seed: 0xD0_0D)
+        for count in [1, 2, 3, 17, 1000] {
+            let keys = (0..<count).map { Int64($0) * 5 + Int64(rng.below(5)) }
+            for round in 0..<4 {
+                var keep = keys.map { _ in rng.below(2) == 0 }
+                if round == 1 { keep[count - 1] = true }
+                if round == 2 { keep[count - 1] = false }
+                if round == 3 { keep = keep.map { _ in false } }
+                let plain = keys.indices.filter { keep[$0] }.map { keys[$0] }
+                XCTAssertEqual(TableEditor.kept(keys, keep: keep, count: plain.count), plain, "\(count) keys, round \(round)")
+                XCTAssertEqual(TableEditor.kept(keys, keep: keep, count: plain.count + 1), plain, "a count one too high")
+            }
+        }
     }
 }

@@ -24,16 +24,36 @@ enum IndexEntryOrder {
         }
         var order = Array(0..<n)
         var scratch = [Int](repeating: 0, count: n)
-        // Least significant 16 bits first; each pass is stable, so ties keep ObjKey order.
-        for shift in stride(from: 0, to: 64, by: 16) {
-            var counts = [Int](repeating: 0, count: 1 << 16 + 1)
-            for w in words { counts[Int(w >> UInt64(shift) & 0xFFFF) + 1] += 1 }
-            if counts.contains(n) { continue }          // one digit value for all: nothing moves
-            for d in 1..<counts.count { counts[d] += counts[d - 1] }
-            for i in order {
-                let d = Int(words[i] >> UInt64(shift) & 0xFFFF)
-                scratch[counts[d]] = i
-                counts[d] += 1
+        // The four 16-bit digits' counts in one pass over the words (one table per digit).
+        var counts = [Int](repeating: 0, count: 4 << 16)
+        counts.withUnsafeMutableBufferPointer { counts in
+            for w in words {
+                counts[Int(w & 0xFFFF)] &+= 1
+                counts[1 << 16 | Int(w >> 16 & 0xFFFF)] &+= 1
+                counts[2 << 16 | Int(w >> 32 & 0xFFFF)] &+= 1
+                counts[3 << 16 | Int(w >> 48)] &+= 1
+            }
+        }
+        // Least significant digit first; each pass is stable, so ties keep ObjKey order.
+        for digit in 0..<4 {
+            let base = digit << 16, shift = UInt64(16 * digit)
+            // One digit value for all: nothing moves.
+            if counts[base + Int(words[0] >> shift & 0xFFFF)] == n { continue }
+            counts.withUnsafeMutableBufferPointer { counts in
+                // Each digit value's first position in the pass's output.
+                var sum = 0
+                for d in base..<(base + 1 << 16) {
+                    let c = counts[d]
+                    counts[d] = sum
+                    sum &+= c
+                }
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    for i in order {
+                        let d = base | Int(words[i] >> shift & 0xFFFF)
+                        scratch[counts[d]] = i
+                        counts[d] &+= 1
+                    }
+                }
             }
             swap(&order, &scratch)
         }

@@ -15,7 +15,8 @@ enum LeafRowFilter {
     /// The leaf at `ref` holding only the rows whose `keep` flag is set (`kept` of them, > 0),
     /// or nil when this leaf needs the general path.
     static func filtered(_ snapshot: Snapshot, ref: Int, kind: ColumnCells.Kind, keep: [Bool], kept: Int) throws(FormatError) -> MutableNode? {
-        guard kept > 0, kept <= keep.count else { return nil }
+        // `kept` sizes the new nodes, which the copies below fill without further checks.
+        guard kept > 0, kept <= keep.count, keep.reduce(0, { $0 &+ Int(unsafeBitCast($1, to: UInt8.self)) }) == kept else { return nil }
         let node = try snapshot.node(ref)
         switch kind {
         case .int:
@@ -48,8 +49,9 @@ enum LeafRowFilter {
             // Positions in the committed value list, copied as they are when each is one the
             // general path would accept (in the list; not null in a required column).
             guard isPlain(node, .bits), node.count == keep.count else { return nil }
+            let positions = PackedInts(node)
             for r in 0..<keep.count where keep[r] {
-                let p = node.int(r)
+                let p = positions.int(r)
                 guard p >= 0, p < Int64(list.committedCount), nullable || p != list.nullPosition else { return nil }
             }
             return ints(node, keep: keep, leading: 0, kept: kept)
@@ -57,6 +59,10 @@ enum LeafRowFilter {
             return nil
         }
     }
+
+    /// 1 for true, 0 for false: the flags the branch-free loops combine.
+    @inline(__always)
+    private static func bit(_ b: Bool) -> UInt8 { unsafeBitCast(b, to: UInt8.self) }
 
     /// A leaf without refs, inner or context flags, of width type `type`: what the general
     /// path writes again with flags 0.
@@ -76,25 +82,39 @@ enum LeafRowFilter {
         image.withPayload { out in
             func copy<T: FixedWidthInteger>(_: T.Type) {
                 let size = MemoryLayout<T>.size
-                var k = 0
-                func put(_ i: Int) {
-                    out.storeBytes(of: source.loadUnaligned(fromByteOffset: i * size, as: T.self), toByteOffset: k * size, as: T.self)
-                    k += 1
+                for i in 0..<leading {
+                    out.storeBytes(of: source.loadUnaligned(fromByteOffset: i * size, as: T.self), toByteOffset: i * size, as: T.self)
                 }
-                for i in 0..<leading { put(i) }
-                for r in keep.indices where keep[r] { put(leading + r) }
+                // Without a branch per row (half the rows of a mass removal go, at random):
+                // every row up to the last kept one is stored at `k`, which moves on only past
+                // a kept row, so it stays below `n` until then.
+                guard let last = keep.lastIndex(of: true) else { return }
+                keep.withUnsafeBufferPointer { keep in
+                    var k = leading
+                    for r in 0...last {
+                        out.storeBytes(of: source.loadUnaligned(fromByteOffset: (leading + r) * size, as: T.self), toByteOffset: k * size, as: T.self)
+                        k &+= Int(unsafeBitCast(keep[r], to: UInt8.self))
+                    }
+                }
             }
             switch w {
             case 0: break
             case 1, 2, 4:
                 let perByte = 8 / w
-                var k = 0
-                func put(_ i: Int) {
-                    out[k / perByte] |= UInt8(truncatingIfNeeded: node.int(i)) << UInt8((k % perByte) * w)
-                    k += 1
+                let ints = PackedInts(node)
+                for i in 0..<leading { out[i / perByte] |= UInt8(truncatingIfNeeded: ints.int(i)) << UInt8((i % perByte) * w) }
+                // Branch-free as for wider elements: a row that goes adds no bits (its value is
+                // masked to 0) and does not move `k` on.
+                guard let last = keep.lastIndex(of: true) else { break }
+                keep.withUnsafeBufferPointer { keep in
+                    var k = leading
+                    for r in 0...last {
+                        let kept = Int(unsafeBitCast(keep[r], to: UInt8.self))
+                        let v = UInt8(truncatingIfNeeded: ints.int(leading + r)) & UInt8(truncatingIfNeeded: 0 &- kept)
+                        out[k / perByte] |= v << UInt8((k % perByte) * w)
+                        k &+= kept
+                    }
                 }
-                for i in 0..<leading { put(i) }
-                for r in keep.indices where keep[r] { put(leading + r) }
             case 8: copy(UInt8.self)
             case 16: copy(UInt16.self)
             case 32: copy(UInt32.self)
@@ -109,16 +129,23 @@ enum LeafRowFilter {
     private static func doubles(_ node: Node, keep: [Bool], kept: Int, nullable: Bool) -> MutableNode? {
         let source = node.image.rawSlice(node.payload, 8 * node.count)
         var image = NodeImage(flags: 0x08, width: 8, count: kept, payloadCount: 8 * kept)
+        // Branch-free (see `ints`): every row up to the last kept one is stored at `k`.
+        guard let last = keep.lastIndex(of: true) else { return nil }
         let ok = image.withPayload { out -> Bool in
-            var k = 0
-            for r in keep.indices where keep[r] {
-                let bits = source.loadUnaligned(fromByteOffset: 8 * r, as: UInt64.self)
-                // A null in a required column: the general path refuses it.
-                if !nullable && UInt64(littleEndian: bits) == Snapshot.doubleNull { return false }
-                out.storeBytes(of: bits, toByteOffset: 8 * k, as: UInt64.self)
-                k += 1
+            keep.withUnsafeBufferPointer { keep -> Bool in
+                var k = 0
+                var refused: UInt8 = 0
+                let required = bit(!nullable)
+                for r in 0...last {
+                    let bits = source.loadUnaligned(fromByteOffset: 8 * r, as: UInt64.self)
+                    let kept = bit(keep[r])
+                    // A null kept in a required column: the general path refuses it.
+                    refused |= kept & required & bit(UInt64(littleEndian: bits) == Snapshot.doubleNull)
+                    out.storeBytes(of: bits, toByteOffset: 8 * k, as: UInt64.self)
+                    k &+= Int(kept)
+                }
+                return refused == 0
             }
-            return true
         }
         return ok ? image.node : nil
     }
@@ -135,84 +162,133 @@ enum LeafRowFilter {
         }
         let source = node.image.rawSlice(node.payload, w * node.count)
         var image = NodeImage(flags: 0x08, width: w, count: kept, payloadCount: w * kept)
+        // Branch-free (see `ints`): every row up to the last kept one is copied to block `k`.
+        guard let last = keep.lastIndex(of: true), let from = source.baseAddress else { return nil }
         let ok = image.withPayload { out -> Bool in
-            var k = 0
-            for r in keep.indices where keep[r] {
-                let pad = Int(source[r * w + w - 1])
-                guard pad < w || (pad == w && nullable) else { return false }
-                UnsafeMutableRawBufferPointer(rebasing: out[(k * w)..<(k * w + w)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(r * w)..<(r * w + w)]))
-                k += 1
+            guard let to = out.baseAddress else { return false }
+            return keep.withUnsafeBufferPointer { keep -> Bool in
+                var k = 0
+                var refused: UInt8 = 0
+                let permitsNull = bit(nullable)
+                for r in 0...last {
+                    let pad = Int(from.load(fromByteOffset: r * w + w - 1, as: UInt8.self))
+                    let kept = bit(keep[r])
+                    // A value's length byte, or w for a null where nulls are permitted.
+                    refused |= kept & ~(bit(pad < w) | (bit(pad == w) & permitsNull)) & 1
+                    (to + k * w).copyMemory(from: from + r * w, byteCount: w)
+                    k &+= Int(kept)
+                }
+                return refused == 0
             }
-            return true
         }
         return ok ? image.node : nil
     }
 
     /// §9.4.2: [end offsets, blob, null flags]. Kept values' blob ranges (each with its
-    /// terminating 0) are copied; a kept null becomes one 0 byte, as Realm writes it.
+    /// terminating 0) are copied, a run of neighbouring kept values in one copy; a kept null
+    /// becomes one 0 byte, as Realm writes it. Offsets and flags are read through `PackedInts`
+    /// and the new ones stored at their width, with no per-value array in between.
     private static func mediumStrings(_ snapshot: Snapshot, _ node: Node, keep: [Bool], kept: Int, nullable: Bool) throws(FormatError) -> MutableNode? {
         guard let offsetsRef = node.ref(0), let blobRef = node.ref(1), let nullsRef = node.ref(2) else { return nil }
-        let offsets = try snapshot.node(offsetsRef), blob = try snapshot.node(blobRef), nulls = try snapshot.node(nullsRef)
-        guard isPlain(offsets, .bits), isPlain(nulls, .bits), offsets.count == keep.count, nulls.count == keep.count,
+        let offsetsNode = try snapshot.node(offsetsRef), blob = try snapshot.node(blobRef), nullsNode = try snapshot.node(nullsRef)
+        guard isPlain(offsetsNode, .bits), isPlain(nullsNode, .bits), offsetsNode.count == keep.count, nullsNode.count == keep.count,
               blob.header.widthType == .ignore || blob.count == 0, !blob.hasRefs else { return nil }
         let bytes = blob.payloadBytes()
-        // First pass: each offset read once; every kept value's range checked; the new blob's
-        // size found. `spans` holds start and end per kept value (start −1 for null).
-        var spans = [Int]()
-        spans.reserveCapacity(2 * kept)
-        var total = 0, nullsKept = 0, previousEnd = 0
-        for r in 0..<keep.count {
-            let end = Int(offsets.int(r))
-            if keep[r] {
-                let start = previousEnd
-                guard start >= 0, end >= start, end <= bytes.count else { return nil }
-                if nulls.int(r) != 0 {
-                    guard nullable else { return nil }
-                    spans.append(-1)
-                    spans.append(0)
-                    total += 1
-                    nullsKept += 1
-                } else {
-                    // The terminator must be there and be 0; the general path would write it so.
-                    guard end > start, bytes[end - 1] == 0, end - start - 1 <= LeafEncoder.maxStringSize else { return nil }
-                    spans.append(start)
-                    spans.append(end)
-                    total += end - start
-                }
+        let offsets = PackedInts(offsetsNode), nulls = PackedInts(nullsNode)
+        // First pass: every kept value's range checked (a kept null only needs its previous
+        // end in range); the new blob's size found.
+        var total = 0, nullsKept = 0
+        let valid = keep.withUnsafeBufferPointer { keep -> Bool in
+            // Branch-free over rows kept at random: each row's checks become flags that count
+            // only for a kept row (`refused`), and its size counts only when kept.
+            let size = bytes.count, permitsNull = bit(nullable)
+            var refused: UInt8 = 0, previousEnd = 0
+            for r in 0..<keep.count {
+                let end = Int(offsets.int(r)), start = previousEnd
+                let kept = bit(keep[r]), isNull = bit(nulls.int(r) != 0)
+                let length = end &- start
+                let inRange = bit(start >= 0) & bit(end >= start) & bit(end <= size)
+                // The terminator must be there and be 0; the general path would write it so.
+                // (Read at a clamped place; a value whose range is wrong is refused anyway.)
+                let terminator = size > 0 ? bytes[Swift.min(Swift.max(end &- 1, 0), size - 1)] : 1
+                let terminated = bit(length > 0) & bit(terminator == 0) & bit(length &- 1 <= LeafEncoder.maxStringSize)
+                let ok = inRange & ((isNull & permitsNull) | (~isNull & 1 & terminated))
+                refused |= kept & ~ok & 1
+                total &+= Int(kept) &* (isNull != 0 ? 1 : length)
+                nullsKept &+= Int(kept & isNull)
+                previousEnd = end
             }
-            previousEnd = end
+            return refused == 0
         }
-        guard total <= 0xFF_FFFF else { return nil }
-        var ends = NodeImage(integers: kept, width: NodeImage.width(upTo: total))
+        guard valid, total <= 0xFF_FFFF else { return nil }
+        let endsWidth = NodeImage.width(upTo: total)
+        var ends = NodeImage(integers: kept, width: endsWidth)
         var flags = NodeImage(integers: kept, width: nullsKept > 0 ? 1 : 0)
         var image = NodeImage(flags: 0x10, width: total == 0 ? 0 : 1, count: total, payloadCount: total)
-        var at = 0
-        image.withPayload { out in
-            for k in 0..<kept {
-                let start = spans[2 * k], end = spans[2 * k + 1]
-                if start < 0 {
-                    out[at] = 0
-                    at += 1
-                } else {
-                    UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + end - start)])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                    at += end - start
+        // Second pass, over ranges checked by the first: `at` is where the next kept value
+        // starts in the new blob; the pending run [runStart, runEnd) of the old blob goes to
+        // `runTarget` when a value that does not follow it (or a null) comes.
+        keep.withUnsafeBufferPointer { keep in
+            image.withPayload { out in
+                ends.withPayload { endsOut in
+                    flags.withPayload { flagsOut in
+                        var at = 0, k = 0, previousEnd = 0
+                        var runStart = 0, runEnd = 0, runTarget = 0
+                        func flush() {
+                            if runEnd > runStart {
+                                UnsafeMutableRawBufferPointer(rebasing: out[runTarget..<(runTarget + runEnd - runStart)])
+                                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[runStart..<runEnd]))
+                            }
+                            runStart = 0
+                            runEnd = 0
+                        }
+                        for r in 0..<keep.count {
+                            let end = Int(offsets.int(r))
+                            if keep[r] {
+                                if nulls.int(r) != 0 {
+                                    flush()
+                                    out[at] = 0
+                                    at += 1
+                                    flagsOut[k >> 3] |= 1 << UInt8(k & 7)
+                                } else {
+                                    if runEnd != previousEnd || runEnd == runStart {
+                                        flush()
+                                        runStart = previousEnd
+                                        runTarget = at
+                                    }
+                                    runEnd = end
+                                    at += end - previousEnd
+                                }
+                                store(endsOut, width: endsWidth, k, at)
+                                k += 1
+                            }
+                            previousEnd = end
+                        }
+                        flush()
+                    }
                 }
             }
-        }
-        at = 0
-        for k in 0..<kept {
-            let start = spans[2 * k], end = spans[2 * k + 1]
-            at += start < 0 ? 1 : end - start
-            ends.setInt(k, Int64(at))
-            if start < 0 { flags.setInt(k, 1) }
         }
         let leaf = MutableNode(integers: [0, 0, 0], hasRefs: true)
         leaf.setChild(0, ends.node)
         leaf.setChild(1, image.node)
         leaf.setChild(2, flags.node)
         return leaf
+    }
+
+    /// Stores `v` (≥ 0, fits `width`) as element `i` of a zeroed integer payload (§4.3).
+    @inline(__always)
+    private static func store(_ out: UnsafeMutableRawBufferPointer, width: Int, _ i: Int, _ v: Int) {
+        switch width {
+        case 0: break
+        case 1, 2, 4:
+            let perByte = 8 / width
+            out[i / perByte] |= UInt8(truncatingIfNeeded: v) << UInt8((i % perByte) * width)
+        case 8: out.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: i, as: UInt8.self)
+        case 16: out.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: 2 * i, as: UInt16.self)
+        case 32: out.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+        default: out.storeBytes(of: UInt64(truncatingIfNeeded: v).littleEndian, toByteOffset: 8 * i, as: UInt64.self)
+        }
     }
 
     // MARK: timestamps
@@ -226,10 +302,19 @@ enum LeafRowFilter {
         // Nanoseconds wider than 32 bits would be truncated by the general path.
         guard isPlain(seconds, .bits), isPlain(nanos, .bits), seconds.count == keep.count + 1, nanos.count == keep.count,
               nanos.width <= 32 else { return nil }
-        let marker = seconds.int(0)
-        for r in keep.indices where keep[r] && seconds.int(r + 1) == marker {
-            // A null: refused in a required column; its nanoseconds must be 0, as written anew.
-            guard nullable, nanos.int(r) == 0 else { return nil }
+        let secondsInts = PackedInts(seconds)
+        let marker = secondsInts.int(0)
+        // Kept nulls found without a branch per row; only a leaf that keeps one is looked at
+        // row by row.
+        var keepsNull: UInt8 = 0
+        keep.withUnsafeBufferPointer { keep in
+            for r in 0..<keep.count { keepsNull |= bit(keep[r]) & bit(secondsInts.int(r + 1) == marker) }
+        }
+        if keepsNull != 0 {
+            for r in keep.indices where keep[r] && secondsInts.int(r + 1) == marker {
+                // A null: refused in a required column; its nanoseconds must be 0, as written anew.
+                guard nullable, nanos.int(r) == 0 else { return nil }
+            }
         }
         let leaf = MutableNode(integers: [0, 0], hasRefs: true)
         leaf.setChild(0, ints(seconds, keep: keep, leading: 1, kept: kept))

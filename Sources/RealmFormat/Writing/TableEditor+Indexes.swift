@@ -54,18 +54,39 @@ extension TableEditor {
                 values += ints
             } else {
                 let node = try snapshot.plainInts(try columnRef(leaf, c))
-                let start = values.count
                 if leaf.removalPending[c] {
-                    guard let keep = leaf.removalMask, node.count == keep.count else { return nil }
-                    for i in 0..<node.count where keep[i] { values.append(node.int(i)) }
+                    guard let keep = leaf.removalMask, node.count == keep.count,
+                          Self.appendKept(PackedInts(node), keep: keep, expected: leaf.keys.count, to: &values) else { return nil }
                 } else {
-                    for i in 0..<node.count { values.append(node.int(i)) }
+                    guard node.count == leaf.keys.count else { return nil }
+                    let ints = PackedInts(node)
+                    for i in 0..<node.count { values.append(ints.int(i)) }
                 }
-                guard values.count - start == leaf.keys.count else { return nil }
             }
             keys += leaf.keys
         }
         return (values, keys)
+    }
+
+    /// Appends the elements of `ints` whose `keep` flag is set (as many as `keep`, which must
+    /// have `expected` set flags: false otherwise, `values` unchanged). Without a branch per
+    /// row: a mass removal keeps rows at random, and every row up to the last kept one is
+    /// stored at the next free place, which moves on only past a kept row.
+    static func appendKept(_ ints: PackedInts, keep: [Bool], expected: Int, to values: inout [Int64]) -> Bool {
+        guard ints.count == keep.count, keep.reduce(0, { $0 + ($1 ? 1 : 0) }) == expected else { return false }
+        guard expected > 0, let last = keep.lastIndex(of: true) else { return true }
+        let start = values.count
+        values.append(contentsOf: repeatElement(0, count: expected))
+        values.withUnsafeMutableBufferPointer { out in
+            keep.withUnsafeBufferPointer { keep in
+                var k = start
+                for r in 0...last {
+                    out[k] = ints.int(r)
+                    k &+= Int(unsafeBitCast(keep[r], to: UInt8.self))
+                }
+            }
+        }
+        return true
     }
 
     /// Puts the pending entries of column `c` into its tree, in index-key order.

@@ -59,10 +59,7 @@ extension TableEditor {
                 leaf.dirty[c] = true
             }
             if leaf.removalPending.contains(true) { leaf.removalMask = keep }
-            var keys = [Int64]()
-            keys.reserveCapacity(leaf.count - rows.count)
-            for (j, key) in leaf.keys.enumerated() where keep[j] { keys.append(key) }
-            leaf.keys = keys
+            leaf.keys = Self.kept(leaf.keys, keep: keep, count: leaf.count - rows.count)
             leaf.keysChanged = true
             objectCount -= rows.count
             isModified = true
@@ -71,6 +68,31 @@ extension TableEditor {
                 if leaf.originalRef != nil { droppedLeaves.append(leaf) }
             }
         }
+    }
+
+    /// The elements of `keys` whose `keep` flag is set (`count` of them, as the caller
+    /// counted; a count that disagrees with the mask gets the plain filter), without a branch
+    /// per element: a mass removal drops rows at random, and every
+    /// element up to the last kept one is stored at the next free place, which moves on only
+    /// past a kept one.
+    static func kept(_ keys: [Int64], keep: [Bool], count: Int) -> [Int64] {
+        guard count > 0, keys.count == keep.count, keep.reduce(0, { $0 + ($1 ? 1 : 0) }) == count,
+              let last = keep.lastIndex(of: true) else {
+            return zip(keys, keep).filter(\.1).map(\.0)
+        }
+        var out = [Int64](repeating: 0, count: count)
+        out.withUnsafeMutableBufferPointer { out in
+            keys.withUnsafeBufferPointer { keys in
+                keep.withUnsafeBufferPointer { keep in
+                    var k = 0
+                    for j in 0...last {
+                        out[k] = keys[j]
+                        k &+= Int(unsafeBitCast(keep[j], to: UInt8.self))
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// Realm's merge rule (§8.3), applied to leaves that lost objects.
