@@ -27,7 +27,9 @@ enum NodeLayout {
         var leaves: [(slot: Int, node: MutableNode, slots: [Int64])] = []
         for i in 0..<slots.count {
             guard let child = node.loadedChild(i) else { continue }
-            if child.hasRefs, !child.isInner, existing(child) == nil {
+            if let ref = existing(child) {
+                slots[i] = ref                        // asked once: `existing` may walk the subtree
+            } else if child.hasRefs, !child.isInner {
                 leaves.append((i, child, child.integers))
             } else {
                 slots[i] = try lay(child, existing: existing, emit: emit)

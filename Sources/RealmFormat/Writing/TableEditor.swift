@@ -61,11 +61,14 @@ public final class TableEditor {
     let indexedColumns: [Int]
     /// Indexed columns so many of whose values changed that their index is built again at
     /// `finish()` from the values then, as after a mass removal (`set`).
-    var indexesBuiltAtFinish: Set<Int> = []
+    var indexesBuiltAtFinish: Set<Int> = [] {
+        didSet { maintainedIndexes = indexedColumns.filter { !indexesBuiltAtFinish.contains($0) } }
+    }
     /// Values changed so far per indexed column.
     var indexedChanges: [Int: Int] = [:]
-    /// The indexed columns kept entry by entry as objects change.
-    var maintainedIndexes: [Int] { indexedColumns.filter { !indexesBuiltAtFinish.contains($0) } }
+    /// The indexed columns kept entry by entry as objects change (stored: every insert reads
+    /// it, and a filtered array per insert was a million allocations in a 1M-row import).
+    private(set) var maintainedIndexes: [Int]
     /// Why a column's arrays cannot be written again, if they cannot (§9.4.4, §12.5).
     var unwritable: [FormatError?]
     /// How each column's cells are kept while edited.
@@ -101,6 +104,7 @@ public final class TableEditor {
         primaryKeyColumn = pkColumn
         sequenceNumber = table.sequenceNumber
         indexedColumns = table.columns.indices.filter { table.columns[$0].hasSearchIndex || $0 == pkColumn }
+        maintainedIndexes = indexedColumns
         var unwritable = [FormatError?](), enumValues = [Int: EnumValueWriter]()
         for (c, column) in table.columns.enumerated() {
             var problem: FormatError?
