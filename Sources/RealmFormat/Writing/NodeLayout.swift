@@ -16,6 +16,14 @@ enum NodeLayout {
                               existing: (MutableNode) -> Int64?,
                               emit: (MutableNode, [Int64]) throws(E) -> Int64) throws(E) -> Int64 {
         if let ref = existing(node) { return ref }
+        return try layNew(node, existing: existing, emit: emit)
+    }
+
+    /// `lay` for a node `existing` has already said must be written (it is asked once per
+    /// node: it may walk the node's subtree).
+    private static func layNew<E: Error>(_ node: MutableNode,
+                                         existing: (MutableNode) -> Int64?,
+                                         emit: (MutableNode, [Int64]) throws(E) -> Int64) throws(E) -> Int64 {
         var slots = node.integers
         guard node.hasRefs else { return try emit(node, slots) }
         guard node.isInner else {
@@ -28,11 +36,11 @@ enum NodeLayout {
         for i in 0..<slots.count {
             guard let child = node.loadedChild(i) else { continue }
             if let ref = existing(child) {
-                slots[i] = ref                        // asked once: `existing` may walk the subtree
+                slots[i] = ref
             } else if child.hasRefs, !child.isInner {
                 leaves.append((i, child, child.integers))
             } else {
-                slots[i] = try lay(child, existing: existing, emit: emit)
+                slots[i] = try layNew(child, existing: existing, emit: emit)
             }
         }
         let width = leaves.map(\.slots.count).max() ?? 0
