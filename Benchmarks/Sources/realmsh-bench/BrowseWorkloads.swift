@@ -16,11 +16,7 @@ struct BrowseWorkloads {
 
     func run() throws {
         let path = "\(work)/people-\(rows).realm"
-        if !fileExists(path) {
-            print("building \(path) …")
-            try RealmFiles.build(path: path + ".tmp", rows: People.rows(rows), indexedAge: false)
-            guard rename(path + ".tmp", path) == 0 else { throw BenchError("rename \(path)") }
-        }
+        try buildOnce(path) { try RealmFiles.build(path: $0, rows: People.rows(rows), indexedAge: false) }
         print("\(rows) Person rows in \(path); medians (min–max)")
         for (screenRows, columns) in [(24, 80), (50, 200)] {
             var first = Samples(), opening = Samples(), starting = Samples(), layout = Samples()

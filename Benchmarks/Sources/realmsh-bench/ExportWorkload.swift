@@ -28,11 +28,7 @@ struct ExportWorkload {
         let people = People.rows(rows)
         try People.checkAgainstSpec(people)
         let realmPath = "\(work)/people-\(rows).realm", csvPath = "\(work)/people-\(rows).csv"
-        if !fileExists(realmPath) {
-            print("building \(realmPath) …")
-            try RealmFiles.build(path: realmPath + ".tmp", rows: people, indexedAge: false)
-            guard rename(realmPath + ".tmp", realmPath) == 0 else { throw BenchError("rename \(realmPath)") }
-        }
+        try buildOnce(realmPath) { try RealmFiles.build(path: $0, rows: people, indexedAge: false) }
         if !fileExists(csvPath) {
             print("writing \(csvPath) …")
             try RealmFiles.writeFile(csvPath, csv(people))

@@ -39,27 +39,17 @@ struct ProcessWorkloads {
             // Only while building: the rows take ~1 GB, which nothing measured should sit beside.
             let people = People.rows(rows)
             try People.checkAgainstSpec(people)
-            if !fileExists(realmPath) {
-                print("building \(realmPath) …")
-                try RealmFiles.build(path: realmPath + ".tmp", rows: people, indexedAge: false)
-                guard rename(realmPath + ".tmp", realmPath) == 0 else { throw BenchError("rename \(realmPath)") }
-            }
-            if !fileExists(sqlitePath) {
-                print("building \(sqlitePath) …")
-                try SQLiteFile.build(path: sqlitePath + ".tmp", rows: people)
-                guard rename(sqlitePath + ".tmp", sqlitePath) == 0 else { throw BenchError("rename \(sqlitePath)") }
-            }
+            try buildOnce(realmPath) { try RealmFiles.build(path: $0, rows: people, indexedAge: false) }
+            try buildOnce(sqlitePath) { try SQLiteFile.build(path: $0, rows: people) }
         }
         let encryptedPath = "\(work)/people-\(rows)-encrypted.realm", keyPath = "\(work)/people-\(rows).key"
-        if !fileExists(encryptedPath) {
-            print("building \(encryptedPath) …")
+        try buildOnce(encryptedPath) { temporary in
             guard let key = EncryptedFile.generateKey() else { throw BenchError("no random key") }
             let hex = key.bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
             try RealmFiles.writeFile(keyPath, Array(hex.utf8))
             let image = try Snapshot(path: realmPath).image
             let bytes = try EncryptedFile.encrypt(EncryptedFile.layoutForEncryption(image.copy(0, image.count)), key: key)
-            try RealmFiles.writeFile(encryptedPath + ".tmp", bytes, sync: true)
-            guard rename(encryptedPath + ".tmp", encryptedPath) == 0 else { throw BenchError("rename \(encryptedPath)") }
+            try RealmFiles.writeFile(temporary, bytes, sync: true)
         }
         let million = rows == 1_000_000
         print("process workloads: \(rows) Person objects, \(realmsh) against \(sqlite3), one process per run")

@@ -36,18 +36,10 @@ struct QueryWorkloads {
         let realmPath = "\(work)/people-\(rows).realm"
         let indexedPath = "\(work)/people-\(rows)-age-indexed.realm"
         let sqlitePath = "\(work)/people-\(rows).sqlite"
-        for (path, indexed) in [(realmPath, false), (indexedPath, true)] where !fileExists(path) {
-            print("building \(path) …")
-            let start = now()
-            try RealmFiles.build(path: path + ".tmp", rows: people, indexedAge: indexed)
-            guard rename(path + ".tmp", path) == 0 else { throw BenchError("rename \(path)") }
-            print("  \(milliseconds(now() - start))")
+        for (path, indexed) in [(realmPath, false), (indexedPath, true)] {
+            try buildOnce(path) { try RealmFiles.build(path: $0, rows: people, indexedAge: indexed) }
         }
-        if !fileExists(sqlitePath) {
-            print("building \(sqlitePath) …")
-            try SQLiteFile.build(path: sqlitePath + ".tmp", rows: people)
-            guard rename(sqlitePath + ".tmp", sqlitePath) == 0 else { throw BenchError("rename \(sqlitePath)") }
-        }
+        try buildOnce(sqlitePath) { try SQLiteFile.build(path: $0, rows: people) }
         let expected = rows == 1_000_000 ? Expected.million : nil
         var queriedPath = realmPath
         if enumeratedStrings {

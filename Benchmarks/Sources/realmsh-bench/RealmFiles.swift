@@ -91,3 +91,15 @@ enum SQLiteFile {
 }
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+/// Makes a benchmark input once: kept in the work directory between runs. `build` writes the
+/// path it is given (`path` + ".tmp"), which is then renamed into place, so an interrupted build
+/// leaves nothing that passes for a finished file.
+func buildOnce(_ path: String, _ build: (String) throws -> Void) throws {
+    guard !fileExists(path) else { return }
+    print("building \(path) …")
+    let start = now()
+    try build(path + ".tmp")
+    guard rename(path + ".tmp", path) == 0 else { throw BenchError("rename \(path)") }
+    print("  \(milliseconds(now() - start))")
+}
