@@ -116,7 +116,9 @@ public enum EncryptedFile {
                 }
             }
             guard ok else { throw .corrupt(offset: i * page, reason: "libcrypto could not encrypt page \(i)") }
-            let mac = encrypted.withUnsafeBytes { cipher.hmac($0) }
+            var mac = [UInt8](repeating: 0, count: PageCipher.macSize)
+            let macOK = encrypted.withUnsafeBytes { e in mac.withUnsafeMutableBytes { cipher.hmac(e, into: $0) } }
+            guard macOK else { throw .corrupt(offset: i * page, reason: "libcrypto could not authenticate page \(i)") }
             let entry = ivEntryOffset(i)
             out[entry] = 1
             out.replaceSubrange((entry + 4)..<(entry + 32), with: mac)

@@ -41,13 +41,6 @@ final class PageCipher: @unchecked Sendable {
             && length == Self.macSize
     }
 
-    /// HMAC-SHA224 of `data` (28 bytes; zeros if libcrypto fails, which no page matches).
-    func hmac(_ data: UnsafeRawBufferPointer) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Self.macSize)
-        let ok = out.withUnsafeMutableBytes { hmac(data, into: $0) }
-        return ok ? out : [UInt8](repeating: 0, count: Self.macSize)
-    }
-
     /// Decrypts (or encrypts) one page with the 16-byte IV; false if libcrypto fails.
     func crypt(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, iv: UnsafeRawBufferPointer, encrypt: Bool) -> Bool {
         guard iv.count == 16, output.count >= input.count, let ctx = cipherReady(encrypt: encrypt) else { return false }
