@@ -20,13 +20,13 @@ let package = Package(
     ],
     targets: [
         // libcrypto from Debian's libssl-dev, for Realm's AES-256 + HMAC-SHA224 page encryption.
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         // GNU readline from Debian's libreadline-dev, for the interactive shell's line editing.
         // (Its headers are in /usr/include; no pkg-config: readline.pc pulls in tinfo's
         // -D_XOPEN_SOURCE flags, which SwiftPM refuses with a warning.)
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         // libsqlite3 from Debian's libsqlite3-dev, for `export --format sqlite`.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // ncurses, wide-character build, from Debian's libncurses-dev, for the browser's screen.
         // (No pkg-config, for the reason readline has none: its flags define _XOPEN_SOURCE.)
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
