@@ -17,6 +17,8 @@ import RealmObjects
 ///   (not timed) against `sqlite3`'s `.import --csv` of the same CSV (written by
 ///   `realmsh export --format csv`) into a new database holding the same table.
 ///
+/// - the other workloads of §4 a command line can run: ProcessMoreWorkloads.swift.
+///
 /// One warm-up run each, then `runs` rounds with the contenders alternating; every output is
 /// checked (counts against §5 at 1,000,000 rows, and between the engines).
 struct ProcessWorkloads {
@@ -35,12 +37,17 @@ struct ProcessWorkloads {
         guard access(realmsh, X_OK) == 0 else { throw BenchError("\(realmsh) is not an executable (--realmsh PATH: a release build of realmsh)") }
         guard access(sqlite3, X_OK) == 0 else { throw BenchError("\(sqlite3) is missing (apt-get install -y sqlite3)") }
         let realmPath = "\(work)/people-\(rows).realm", sqlitePath = "\(work)/people-\(rows).sqlite"
-        if !fileExists(realmPath) || !fileExists(sqlitePath) {
+        if ![realmPath, sqlitePath, indexed.realm].allSatisfy(fileExists) {
             // Only while building: the rows take ~1 GB, which nothing measured should sit beside.
             let people = People.rows(rows)
             try People.checkAgainstSpec(people)
             try buildOnce(realmPath) { try RealmFiles.build(path: $0, rows: people, indexedAge: false) }
             try buildOnce(sqlitePath) { try SQLiteFile.build(path: $0, rows: people) }
+            try buildOnce(indexed.realm) { try RealmFiles.build(path: $0, rows: people, indexedAge: true) }
+        }
+        try buildOnce(indexed.sqlite) { temporary in
+            try copyFile(sqlitePath, temporary)
+            try SQLiteFile.open(temporary).exec("CREATE INDEX person_age ON Person(age)")
         }
         let encryptedPath = "\(work)/people-\(rows)-encrypted.realm", keyPath = "\(work)/people-\(rows).key"
         try buildOnce(encryptedPath) { temporary in
@@ -67,28 +74,35 @@ struct ProcessWorkloads {
                 if let want = c.want { try expect(n == String(want), "workload \(c.id): \(n), expected \(want)") }
                 if let a = agreed { try expect(a == n, "workload \(c.id): \(n) against \(a)") } else { agreed = n }
             }
-            let m = try rounds([
-                ("realmsh", query(realmPath, []), check),
-                ("realmsh encrypted", query(encryptedPath, ["--key-file", keyPath]), check),
-                ("sqlite3", [sqlite3, sqlitePath, c.sql], check),
-            ])
+            let m = try measure([
+                Contender(name: "realmsh", argv: query(realmPath, [])),
+                Contender(name: "realmsh encrypted", argv: query(encryptedPath, ["--key-file", keyPath])),
+                Contender(name: "sqlite3", argv: [sqlite3, sqlitePath, c.sql]),
+            ]) { _, out in try check(out) }
             report(c.id, c.rql, ["realmsh", "realmsh encrypted", "sqlite3"], m)
         }
 
         // 12: the schema and the object count, nothing scanned.
-        let infoCheck = { (out: String) throws in
-            try expect(out.contains("Person") && out.contains(String(rows)), "workload 12: info does not show Person's \(rows) objects")
-        }
-        let m12 = try rounds([
-            ("realmsh", [realmsh, "info", realmPath], infoCheck),
-            ("realmsh encrypted", [realmsh, "info", encryptedPath, "--key-file", keyPath], infoCheck),
-            ("sqlite3", [sqlite3, sqlitePath, "SELECT name, sql FROM sqlite_schema; SELECT count(*) FROM Person"], { out in
+        let m12 = try measure([
+            Contender(name: "realmsh", argv: [realmsh, "info", realmPath]),
+            Contender(name: "realmsh encrypted", argv: [realmsh, "info", encryptedPath, "--key-file", keyPath]),
+            Contender(name: "sqlite3", argv: [sqlite3, sqlitePath, "SELECT name, sql FROM sqlite_schema; SELECT count(*) FROM Person"]),
+        ]) { name, out in
+            if name == "sqlite3" {
                 try expect(out.contains("Person") && out.hasSuffix(String(rows) + "\n"), "workload 12: sqlite3 printed \(out.suffix(40))")
-            }),
-        ])
+            } else {
+                try expect(out.contains("Person") && out.contains(String(rows)), "workload 12: info does not show Person's \(rows) objects")
+            }
+        }
         report("12", "open: schema + count", ["realmsh", "realmsh encrypted", "sqlite3"], m12)
 
         try importRow(realmPath)
+        try moreWorkloads(realmPath: realmPath, sqlitePath: sqlitePath, indexed: indexed)
+    }
+
+    /// Copies of both files with `age` indexed (workload 3b), kept in the work directory.
+    var indexed: (realm: String, sqlite: String) {
+        ("\(work)/people-\(rows)-age-indexed.realm", "\(work)/people-\(rows)-age-indexed.sqlite")
     }
 
     /// `realmsh import` of the rows as CSV into a new file against `sqlite3 .import` of the
@@ -130,18 +144,31 @@ struct ProcessWorkloads {
         print("    (sqlite3 stores a null email as ''; the realm file holds null)")
     }
 
-    /// One warm-up, then `runs` rounds, contenders alternating; each output checked.
-    func rounds(_ contenders: [(name: String, argv: [String], check: (String) throws -> Void)]) throws -> [Measure] {
+    /// One command to measure: `setup` runs before each of its runs, untimed (a fresh copy of
+    /// the file a write changes).
+    struct Contender {
+        let name: String
+        let argv: [String]
+        var setup: () throws -> Void = {}
+    }
+
+    /// One warm-up, then `runs` rounds, contenders alternating; each output checked (`check`
+    /// gets the contender's name and what it printed); then one run each for the peak RSS.
+    func measure(_ contenders: [Contender], check: (String, String) throws -> Void) throws -> [Measure] {
         var out = Array(repeating: Measure(), count: contenders.count)
         for round in 0...runs {
             for (k, c) in contenders.enumerated() {
+                try c.setup()
                 let r = try capture(c.argv)
                 try expect(r.status == 0, "\(c.name) exited \(r.status): \(r.output.prefix(200))")
-                try c.check(r.output)
+                try check(c.name, r.output)
                 if round > 0 { out[k].add(r) }
             }
         }
-        for (k, c) in contenders.enumerated() { out[k].peakKB = try peakRSS(c.argv) }
+        for (k, c) in contenders.enumerated() {
+            try c.setup()
+            out[k].peakKB = try peakRSS(c.argv)
+        }
         return out
     }
 
