@@ -23,10 +23,21 @@ public final class Query {
         try self.init(store: store, table: table, text, arguments: arguments)
     }
 
-    public init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
+    public convenience init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
+        try self.init(store: store, table: table, text, arguments: arguments, simpleComparisons: true)
+    }
+
+    /// `simpleComparisons: false` compiles every query the general way, even the ones
+    /// SimpleComparison compiles from their tokens (its tests compare the two).
+    init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument], simpleComparisons: Bool) throws(QueryError) {
         self.store = store
         self.table = table
         let placeholders = Placeholders(text)
+        if simpleComparisons, let p = SimpleComparison.predicate(placeholders.rewritten, on: table) {
+            predicates = [p]
+            orderings = []
+            return
+        }
         do {
             let ast = try Parser.parse(placeholders.rewritten)
             let checker = TypeChecker(store: store, base: table, arguments: arguments, query: placeholders.rewritten)
