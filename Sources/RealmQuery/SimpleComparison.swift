@@ -18,12 +18,19 @@ import RealmFormat
 enum SimpleComparison {
     /// The compiled predicate of `text` on `table`, or nil when the text is not of that shape.
     static func predicate(_ text: String, on table: TableData) -> CompiledPredicate? {
-        // `%@` placeholders are rewritten first (Placeholders); they never appear here.
-        let tokens = Lexer(text).tokenize()
-        guard tokens.count == 4, tokens[0].kind == .identifier, tokens[3].kind == .end,
-              tokens[2].kind == .natural || tokens[2].kind == .number else { return nil }
+        // `%@` placeholders are rewritten first (Placeholders); they never appear here. The
+        // tokens are read one at a time and only as far as they fit the shape.
+        let lexer = Lexer(text)
+        var p = 0
+        let left = lexer.next(&p)
+        guard left.kind == .identifier else { return nil }
+        let operatorKind = lexer.next(&p).kind
+        let right = lexer.next(&p)
+        guard right.kind == .natural || right.kind == .number, lexer.next(&p).kind == .end else { return nil }
+        let name = lexer.bytes[left.range.start..<left.range.end]
+        let number = lexer.bytes[right.range.start..<right.range.end]
         let op: DirectCondition.Operator
-        switch tokens[1].kind {
+        switch operatorKind {
         case .equal: op = .equal
         case .notEqual: op = .notEqual
         case .less: op = .less
@@ -32,12 +39,11 @@ enum SimpleComparison {
         case .greaterEqual: op = .greaterEqual
         default: return nil
         }
-        let name = tokens[0].text
-        // Identifier tokens never start with `@` (that is `@links`, `@size`, …); checked anyway,
-        // since the key-path rules give those names meanings.
-        guard name.first != UInt8(ascii: "@"),
+        // `\ ` escapes in a name (decoded by the general path) and the `@` names, which the
+        // key-path rules give meanings (identifier tokens never start with `@`), go the general way.
+        guard !name.contains(UInt8(ascii: "\\")), name.first != UInt8(ascii: "@"),
               let column = table.column(named: String(decoding: name, as: UTF8.self)),
               column.collection == nil, column.type == .int else { return nil }
-        return .direct(DirectCondition(column: column, type: .int, op: op, value: .int(Numbers.strtoll(tokens[2].text))))
+        return .direct(DirectCondition(column: column, type: .int, op: op, value: .int(Numbers.strtoll(number))))
     }
 }

@@ -94,7 +94,7 @@ final class SimpleComparisonTests: XCTestCase {
         let table = try XCTUnwrap(store.table(className: "Thing"))
         for text in ["n == 1 && n == 2", "n ==[c] 1", "n == 1 SORT(n ASC)", "n IN {1}", "n == $0", "n == %@", "%K == 1",
                      "1 == n", "missing == 1", "n.x == 1", "@count == 1", "n BETWEEN {1, 2}", "n == 1 LIMIT(1)",
-                     "(n == 1)", "!n == 1", "n == -", "n = = 1", "n == 1.5", "TRUEPREDICATE", "n", ""] {
+                     "(n == 1)", "!n == 1", "n == -", "n = = 1", "n == 1.5", "TRUEPREDICATE", "n", "", "n\\ x == 1", "n == 1 #"] {
             XCTAssertNil(SimpleComparison.predicate(text, on: table), text)
         }
         // An unknown property is still reported by the general path, with its message.
