@@ -33,13 +33,14 @@ public final class Query {
         self.store = store
         self.table = table
         let placeholders = Placeholders(text)
-        if simpleComparisons, let p = SimpleComparison.predicate(placeholders.rewritten, on: table) {
+        let lexer = Lexer(placeholders.rewritten)
+        if simpleComparisons, let p = SimpleComparison.predicate(lexer, on: table) {
             predicates = [p]
             orderings = []
             return
         }
         do {
-            let ast = try Parser.parse(placeholders.rewritten)
+            let ast = try Parser.parse(placeholders.rewritten, lexer: lexer)
             let checker = TypeChecker(store: store, base: table, arguments: arguments, query: placeholders.rewritten)
             predicates = [try checker.predicate(ast.predicate)]
             orderings = try checker.orderings(ast.orderings)

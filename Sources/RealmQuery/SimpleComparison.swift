@@ -18,32 +18,39 @@ import RealmFormat
 enum SimpleComparison {
     /// The compiled predicate of `text` on `table`, or nil when the text is not of that shape.
     static func predicate(_ text: String, on table: TableData) -> CompiledPredicate? {
+        predicate(Lexer(text), on: table)
+    }
+
+    /// The same, for the text `lexer` reads (Query lexes a query once, for both paths).
+    static func predicate(_ lexer: Lexer, on table: TableData) -> CompiledPredicate? {
         // `%@` placeholders are rewritten first (Placeholders); they never appear here. The
         // tokens are read one at a time and only as far as they fit the shape.
-        let lexer = Lexer(text)
         var p = 0
         let left = lexer.next(&p)
-        guard left.kind == .identifier else { return nil }
-        let operatorKind = lexer.next(&p).kind
+        guard left.kind == .identifier, let op = comparison(lexer.next(&p).kind) else { return nil }
         let right = lexer.next(&p)
         guard right.kind == .natural || right.kind == .number, lexer.next(&p).kind == .end else { return nil }
         let name = lexer.bytes[left.range.start..<left.range.end]
         let number = lexer.bytes[right.range.start..<right.range.end]
-        let op: DirectCondition.Operator
-        switch operatorKind {
-        case .equal: op = .equal
-        case .notEqual: op = .notEqual
-        case .less: op = .less
-        case .lessEqual: op = .lessEqual
-        case .greater: op = .greater
-        case .greaterEqual: op = .greaterEqual
-        default: return nil
-        }
         // `\ ` escapes in a name (decoded by the general path) and the `@` names, which the
         // key-path rules give meanings (identifier tokens never start with `@`), go the general way.
         guard !name.contains(UInt8(ascii: "\\")), name.first != UInt8(ascii: "@"),
               let column = table.column(named: String(decoding: name, as: UTF8.self)),
               column.collection == nil, column.type == .int else { return nil }
         return .direct(DirectCondition(column: column, type: .int, op: op, value: .int(Numbers.strtoll(number))))
+    }
+
+    /// The single-column operator of a comparison token, as `equality` and `relational` choose
+    /// it without `[c]`.
+    static func comparison(_ kind: TokenKind) -> DirectCondition.Operator? {
+        switch kind {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessEqual: return .lessEqual
+        case .greater: return .greater
+        case .greaterEqual: return .greaterEqual
+        default: return nil
+        }
     }
 }
