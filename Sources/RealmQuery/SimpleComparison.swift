@@ -5,16 +5,16 @@ import RealmFormat
 /// no type checker. For such a query a trivial indexed count costs about as much as setting the
 /// query up the general way, so the set-up is what a caller waits for.
 ///
-/// What the general path makes of these four tokens (query-language.md §2.1, §4, §5.1) is fixed:
-/// the identifier is a one-element key path (no `@` name, no link, no subquery variable at top
-/// level), it names a public column of the class; when that column is a single (not list, set
-/// or dictionary) int, the left operand is that column, the literal is the int `strtoll` reads
-/// (an int needs no conversion for an int hint, §4.1), the two types are equal, so the
-/// comparison is a single-column condition (realm-core's query builder path) with the
-/// operator as written. Anything else — another column type, a name no column has, any other
-/// token shape, `%` placeholders — returns nil and goes the general way, which gives the same
-/// results and the errors. SimpleComparisonTests compares this with the general path for every
-/// column of the test files.
+/// What the general path makes of these four tokens is fixed: the identifier is a one-element
+/// key path (query-language.md §3.1: no `@` name, no link, no subquery variable at top level)
+/// naming a public column of the class; when that column is a single (not list, set or
+/// dictionary) int, the left operand is that column and the literal is the int `strtoll` reads,
+/// unconverted for an int property (§4, §5.5). The two types are equal, so the comparison is a
+/// single-column condition (§5.0, realm-core's query builder path) with the operator as
+/// written. Anything else — another column type, a name no column has, any other token shape,
+/// `[c]`, `%` placeholders — returns nil and goes the general way, which gives the same results
+/// and the errors. SimpleComparisonTests compares this with the general path for every property
+/// of the test files.
 enum SimpleComparison {
     /// The compiled predicate of `text` on `table`, or nil when the text is not of that shape.
     static func predicate(_ text: String, on table: TableData) -> CompiledPredicate? {
