@@ -23,26 +23,41 @@ public struct Lexer {
         tokens.reserveCapacity(bytes.count / 2 + 2)
         var p = 0
         while true {
-            while p < bytes.count, bytes[p] == 0x20 || bytes[p] == 0x09 || bytes[p] == 0x0D || bytes[p] == 0x0A { p += 1 }
-            if p >= bytes.count {
-                tokens.append(Token(kind: .end, range: SourceRange(p, p), text: []))
+            let (kind, range, fast) = next(&p, fastPath: fastPath)
+            switch kind {
+            case .end:
+                tokens.append(Token(kind: .end, range: range, text: []))
                 return tokens
-            }
-            let fast = fastPath ? fastMatch(at: p) : nil
-            guard let (kind, length) = fast ?? longestMatch(at: p) else {
-                tokens.append(Token(kind: .invalid, range: SourceRange(p, p + 1), text: [bytes[p]]))
+            case .invalid:
+                tokens.append(Token(kind: .invalid, range: range, text: [bytes[range.start]]))
                 return tokens
+            default:
+                if fast, let shared = Lexer.operatorText(kind, bytes[range.start], length: range.end - range.start) {
+                    tokens.append(Token(kind: kind, range: range, text: shared))
+                    continue
+                }
+                var text = Array(bytes[range.start..<range.end])
+                if kind == .identifier { text = Lexer.decodeEscapes(text) }
+                tokens.append(Token(kind: kind, range: range, text: text))
             }
-            if fast != nil, let shared = Lexer.operatorText(kind, bytes[p], length: length) {
-                tokens.append(Token(kind: kind, range: SourceRange(p, p + length), text: shared))
-                p += length
-                continue
-            }
-            var text = Array(bytes[p..<(p + length)])
-            if kind == .identifier { text = Lexer.decodeEscapes(text) }
-            tokens.append(Token(kind: kind, range: SourceRange(p, p + length), text: text))
-            p += length
         }
+    }
+
+    /// The next token from `p` on (white space skipped), without its text, and `p` moved past
+    /// it: `.end` at the end of the input, `.invalid` (one byte) where no rule matches; `fast`
+    /// when `fastMatch` decided it. `tokenize` is made of these; SimpleComparison reads the
+    /// first few of a query with it, making no token array.
+    func next(_ p: inout Int, fastPath: Bool = true) -> (kind: TokenKind, range: SourceRange, fast: Bool) {
+        while p < bytes.count, bytes[p] == 0x20 || bytes[p] == 0x09 || bytes[p] == 0x0D || bytes[p] == 0x0A { p += 1 }
+        if p >= bytes.count { return (.end, SourceRange(p, p), false) }
+        let start = p
+        let fast = fastPath ? fastMatch(at: p) : nil
+        guard let (kind, length) = fast ?? longestMatch(at: p) else {
+            p += 1
+            return (.invalid, SourceRange(start, start + 1), false)
+        }
+        p += length
+        return (kind, SourceRange(start, p), fast != nil)
     }
 
     /// The common tokens decided from their bytes alone, without trying every rule: operators

@@ -19,13 +19,14 @@ public struct Parser {
     var depth = 0
     var operations = 0
 
-    public init(_ query: String) {
+    /// `lexer`, when given, reads `query` (Query makes one for its fast path first).
+    public init(_ query: String, lexer: Lexer? = nil) {
         self.query = query
-        tokens = Lexer(query).tokenize()
+        tokens = (lexer ?? Lexer(query)).tokenize()
     }
 
-    public static func parse(_ query: String) throws(QueryError) -> QueryAST {
-        var parser = Parser(query)
+    public static func parse(_ query: String, lexer: Lexer? = nil) throws(QueryError) -> QueryAST {
+        var parser = Parser(query, lexer: lexer)
         return try parser.parseQuery()
     }
 

@@ -23,12 +23,24 @@ public final class Query {
         try self.init(store: store, table: table, text, arguments: arguments)
     }
 
-    public init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
+    public convenience init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument] = []) throws(QueryError) {
+        try self.init(store: store, table: table, text, arguments: arguments, simpleComparisons: true)
+    }
+
+    /// `simpleComparisons: false` compiles every query the general way, even the ones
+    /// SimpleComparison compiles from their tokens (its tests compare the two).
+    init(store: ObjectStore, table: TableData, _ text: String, arguments: [QueryArgument], simpleComparisons: Bool) throws(QueryError) {
         self.store = store
         self.table = table
         let placeholders = Placeholders(text)
+        let lexer = Lexer(placeholders.rewritten)
+        if simpleComparisons, let p = SimpleComparison.predicate(lexer, on: table) {
+            predicates = [p]
+            orderings = []
+            return
+        }
         do {
-            let ast = try Parser.parse(placeholders.rewritten)
+            let ast = try Parser.parse(placeholders.rewritten, lexer: lexer)
             let checker = TypeChecker(store: store, base: table, arguments: arguments, query: placeholders.rewritten)
             predicates = [try checker.predicate(ast.predicate)]
             orderings = try checker.orderings(ast.orderings)
