@@ -67,8 +67,14 @@ public struct Compactor {
         c.replacements = enumeration?.replacements ?? [:]
         c.sink = sink
         c.chunk = max(1, chunk)
-        _ = try c.run(options)
-        try c.flush()
+        do {
+            _ = try c.run(options)
+            try c.flush()
+            try sink.finish()
+        } catch {
+            sink.drain()
+            throw error
+        }
         return c.flushed
     }
 
@@ -81,17 +87,13 @@ public struct Compactor {
     /// The offset in the output file of the next byte appended (the ref of the next node).
     private var position: Int { flushed + out.count }
 
-    /// Hands what `out` holds to the sink and empties it (streaming only).
+    /// Hands what `out` holds to the sink and goes on in another buffer (streaming only).
     private mutating func flush() throws(FormatError) {
         guard let sink, !out.isEmpty else { return }
-        let offset = flushed
-        let failure: FormatError? = out.withUnsafeBytes { bytes in
-            do throws(FormatError) { try sink.write(bytes, at: offset) } catch { return error }
-            return nil
-        }
-        if let failure { throw failure }
-        flushed += out.count
-        out.removeAll(keepingCapacity: true)
+        let stretch = out
+        out = sink.buffer(capacity: chunk + (64 << 10))
+        try sink.submit(stretch, at: flushed)
+        flushed += stretch.count
     }
 
     /// `flush` once a stretch is gathered. Called only between nodes, where `out` holds
@@ -103,8 +105,9 @@ public struct Compactor {
 
     private mutating func run(_ options: Options) throws(FormatError) -> [UInt8] {
         progress = options.progress
-        // The live data is at most the logical size minus the free space.
-        if let top = snapshot.top { estimate = max(1, top.logicalSize - ((try? snapshot.freeSpace().totalBytes) ?? 0)) }
+        // The live data is at most the logical size minus the free space (for the progress,
+        // and for the buffer when it is the whole file).
+        if let top = snapshot.top, sink == nil || progress != nil { estimate = max(1, top.logicalSize - ((try? snapshot.freeSpace().totalBytes) ?? 0)) }
         let format = UInt8(truncatingIfNeeded: snapshot.fileFormat)
         // Streaming header (§3.5): marker in slot 0, the format byte of slot 0, flags 0.
         out = [UInt8](repeating: 0xFF, count: 8) + [UInt8](repeating: 0, count: 8) + Array("T-DB".utf8) + [format, 0, 0, 0]
