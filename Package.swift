@@ -35,8 +35,11 @@ let package = Package(
         // libc's wcwidth, which Swift's Glibc module does not declare: the columns a character
         // takes in the shell's tables (header only).
         .systemLibrary(name: "CTerminal"),
+        // libc's sync_file_range, which Swift's Glibc module does not declare: the compactor
+        // starts the writeback of each finished stretch of its output (header only).
+        .systemLibrary(name: "CWriteback"),
         // Failpoints (Writing/Failpoint.swift) exist only in debug builds, the ones `swift test` runs.
-        .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch"],
+        .target(name: "RealmFormat", dependencies: ["CCrypto", "CPrefetch", "CWriteback"],
                 swiftSettings: [.define("REALMSH_FAILPOINTS", .when(configuration: .debug))]),
         .target(name: "RealmObjects", dependencies: ["RealmFormat"]),
         .target(name: "RealmQuery", dependencies: ["RealmFormat"]),

@@ -12,7 +12,7 @@ import XCTest
 /// original does.
 final class CompactorFastPathTests: XCTestCase {
     /// Every non-legacy fixture with the key it needs.
-    func fixtures() throws -> [(name: String, path: String, key: EncryptionKey?)] {
+    static func fixtures() throws -> [(name: String, path: String, key: EncryptionKey?)] {
         var out: [(String, String, EncryptionKey?)] = []
         for path in Fixtures.allRealmFiles() {
             let base = String(path.dropLast(".realm".count))
@@ -35,7 +35,7 @@ final class CompactorFastPathTests: XCTestCase {
         var padded = Compactor.Options()
         padded.keepVersionAndHistory = false
         padded.padForEncryption = true
-        for (name, path, key) in try fixtures() {
+        for (name, path, key) in try Self.fixtures() {
             guard let probe = try? Snapshot(path: path, key: key), probe.legacy == nil else { continue }
             for options in [Compactor.Options(), padded] {
                 let fast: [UInt8]
@@ -63,7 +63,7 @@ final class CompactorFastPathTests: XCTestCase {
         let wanted = ["basic.realm", "alltypes.realm", "churn.realm", "encrypted.realm", "large.realm", "compacted.realm",
                       "core__0.98.0-alltypes-default-encrypted.realm", "core__books.realm", "core__test_shared_decrypt_4k_page.realm"]
         var checked = 0
-        for (name, path, key) in try fixtures() where wanted.contains(name) {
+        for (name, path, key) in try Self.fixtures() where wanted.contains(name) {
             let original = try Snapshot(path: path, key: key)
             let bytes = try Compactor.compact(original)
             let copy = try Snapshot(image: ByteImage(bytes: bytes))

@@ -130,6 +130,27 @@ final class CompactAndCryptTests: XCTestCase {
         XCTAssertFalse(piped.stderr.contains("compacting ["), piped.stderr)
     }
 
+    func testCompactStreamsTheBytesOfCompactorAndAFailedWriteLeavesNothing() throws {
+        let source = Fixtures.path("realm-core/churn.realm")
+        let out = dir + "/out.realm"
+        XCTAssertEqual(realmsh("compact", "-o", out, source).code, 0)
+        XCTAssertTrue(try Platform.readFile(out) == Compactor.compact(try Snapshot(path: source)), "the streamed copy differs")
+        try FileManager.default.removeItem(atPath: out)
+        // A real failing write (past the file-size limit: EFBIG) while the copy is streamed.
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        var limited = saved
+        limited.rlim_cur = rlim_t(64 << 10)
+        let previous = signal(SIGXFSZ, SIG_IGN)
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limited)
+        let run = realmsh("compact", "-o", out, source)
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        signal(SIGXFSZ, previous)
+        XCTAssertEqual(run.code, 74, run.stderr)              // EX_IOERR
+        XCTAssertTrue(run.stderr.contains("cannot write \(out)"), run.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [], "a half output or its temporary file is left")
+    }
+
     func testExistingOutputNeedsForce() throws {
         let out = dir + "/out.realm"
         XCTAssertTrue(FileManager.default.createFile(atPath: out, contents: Data("keep".utf8)))

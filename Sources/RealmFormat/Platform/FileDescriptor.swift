@@ -1,5 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+#if os(Linux)
+import CWriteback
+#endif
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
@@ -126,6 +129,23 @@ public struct FileDescriptor: Sendable, Equatable {
         if code != 0 { throw .io(path: path, errno: code, action: "write") }
     }
 
+    /// Writes all of `bytes` at `offset` (pwrite), resuming short writes.
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(FormatError) {
+        let code = writeAll(bytes, at: offset)
+        if code != 0 { throw .io(path: path, errno: code, action: "write") }
+    }
+
+    /// Asks the kernel to start writing `count` bytes from `offset` back to the disk now,
+    /// without waiting for them (Linux `sync_file_range(SYNC_FILE_RANGE_WRITE)`): a writer that
+    /// calls it on each finished stretch has most of its file on the disk by the time it
+    /// fsyncs, so the fsync waits only for the last stretch. Nothing elsewhere. Durability
+    /// still comes from `sync()` alone; a failure here shows there, so it is not reported.
+    public func startWriteback(offset: Int, count: Int) {
+        #if os(Linux)
+        _ = retryingInterrupts { realmsh_start_writeback(rawValue, Int64(offset), Int64(count)) }
+        #endif
+    }
+
     /// Writes `buffers` back to back from `offset` on, with one `pwritev` per group of up to
     /// 64 buffers: a commit's run of adjacent nodes goes out without first being copied into
     /// one array (tens of megabytes for a million objects, and their page faults).
@@ -171,15 +191,18 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 
     func writeAll(_ bytes: [UInt8], at offset: Int) -> Int32 {
-        bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = retryingInterrupts { pwrite(rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
-                if n < 0 { return errno }
-                done += n
-            }
-            return 0
+        bytes.withUnsafeBytes { writeAll($0, at: offset) }
+    }
+
+    func writeAll(_ buffer: UnsafeRawBufferPointer, at offset: Int) -> Int32 {
+        var done = 0
+        while done < buffer.count {
+            let n = retryingInterrupts { pwrite(rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+            if n < 0 { return errno }
+            if n == 0 { return EIO }
+            done += n
         }
+        return 0
     }
 
     func writeAll(_ buffers: [[UInt8]], at offset: Int) -> Int32 {

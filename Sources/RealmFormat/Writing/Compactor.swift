@@ -8,6 +8,11 @@
 /// The copy is one pass into one buffer reserved up front for the live data: a leaf is one
 /// memcpy of its header and payload, a has-refs node's slots are read onto a stack shared by
 /// the whole walk and packed from there, so no node costs an array of its own.
+///
+/// The output is only ever appended to (every ref points back, the top ref is in the footer),
+/// so it can also be streamed: `compact(_:into:)` (Compactor+File.swift) hands each finished
+/// stretch of about `streamChunk` bytes to the file and reuses the buffer, which stays in the
+/// CPU cache instead of faulting in tens of megabytes of fresh pages.
 public struct Compactor {
     public struct Options: Sendable {
         /// Keep the version number and the history (as `DB::compact`); false writes the 3-slot
@@ -23,7 +28,13 @@ public struct Compactor {
     let snapshot: Snapshot
     /// Nodes written in place of the committed ones at their refs (`StringEnumerationPlan`).
     private var replacements: [Int: MutableNode] = [:]
+    /// The output not yet handed to `sink` (all of it without a sink): `out[0]` is at offset
+    /// `flushed` of the file.
     private var out: [UInt8] = []
+    private var flushed = 0
+    /// Where finished stretches go while streaming; nil builds the whole file in `out`.
+    private var sink: CompactedFileSink?
+    private var chunk = Compactor.streamChunk
     /// The slots of the has-refs nodes being copied, innermost last (see `copy`).
     private var slotStack: [Int64] = []
     private var progress: (@Sendable (Double) -> Void)?
@@ -44,18 +55,65 @@ public struct Compactor {
         return try c.run(options)
     }
 
+    /// `compact` streamed into `sink` (Compactor+File.swift): the same bytes, written from
+    /// offset 0 in stretches; returns the file's size.
+    /// `chunk` is `streamChunk` but in tests, which make it small to flush between most nodes.
+    static func compact(_ snapshot: Snapshot, options: Options, enumeration: StringEnumerationPlan?,
+                        streamingTo sink: CompactedFileSink, chunk: Int = streamChunk) throws(FormatError) -> Int {
+        if snapshot.legacy != nil {
+            throw .cannotWrite(reason: "it has file format \(snapshot.fileFormat); 'realmsh upgrade -o COPY' writes a compact format-24 copy")
+        }
+        var c = Compactor(snapshot: snapshot)
+        c.replacements = enumeration?.replacements ?? [:]
+        c.sink = sink
+        c.chunk = max(1, chunk)
+        do {
+            _ = try c.run(options)
+            try c.flush()
+            try sink.finish()
+        } catch {
+            sink.drain()
+            throw error
+        }
+        return c.flushed
+    }
+
+    /// About how much output is gathered before it is written out while streaming: small
+    /// enough to stay in the CPU cache, large enough that the writes are few (38 for 38 MB).
+    static let streamChunk = 1 << 20
+
     private init(snapshot: Snapshot) { self.snapshot = snapshot }
+
+    /// The offset in the output file of the next byte appended (the ref of the next node).
+    private var position: Int { flushed + out.count }
+
+    /// Hands what `out` holds to the sink and goes on in another buffer (streaming only).
+    private mutating func flush() throws(FormatError) {
+        guard let sink, !out.isEmpty else { return }
+        let stretch = out
+        out = sink.buffer(capacity: chunk + (64 << 10))
+        try sink.submit(stretch, at: flushed)
+        flushed += stretch.count
+    }
+
+    /// `flush` once a stretch is gathered. Called only between nodes, where `out` holds
+    /// nothing that is still to be patched.
+    @inline(__always)
+    private mutating func flushIfFull() throws(FormatError) {
+        if sink != nil, out.count >= chunk { try flush() }
+    }
 
     private mutating func run(_ options: Options) throws(FormatError) -> [UInt8] {
         progress = options.progress
-        // The live data is at most the logical size minus the free space.
-        if let top = snapshot.top { estimate = max(1, top.logicalSize - ((try? snapshot.freeSpace().totalBytes) ?? 0)) }
+        // The live data is at most the logical size minus the free space (for the progress,
+        // and for the buffer when it is the whole file).
+        if let top = snapshot.top, sink == nil || progress != nil { estimate = max(1, top.logicalSize - ((try? snapshot.freeSpace().totalBytes) ?? 0)) }
         let format = UInt8(truncatingIfNeeded: snapshot.fileFormat)
         // Streaming header (§3.5): marker in slot 0, the format byte of slot 0, flags 0.
         out = [UInt8](repeating: 0xFF, count: 8) + [UInt8](repeating: 0, count: 8) + Array("T-DB".utf8) + [format, 0, 0, 0]
         // The copy is about the live data (has-refs nodes may widen a little): reserving it once
         // spares the doublings' copies and their freshly faulted pages.
-        out.reserveCapacity(24 + estimate + estimate / 16 + 4096)
+        out.reserveCapacity(sink != nil ? chunk + (64 << 10) : 24 + estimate + estimate / 16 + 4096)
         slotStack.reserveCapacity(1024)
         guard let top = snapshot.top else {
             // Nothing committed: an empty file stays empty (header only, as Realm creates it).
@@ -83,7 +141,7 @@ public struct Compactor {
         }
         // The logical size is the offset just past the top array, which holds it: widen until
         // the size fits the width it implies (the needed width only grows with the size).
-        let topRef = out.count
+        let topRef = position
         var width = 0
         while true {
             slots[2] = tagged(Int64(topRef + NodeWriting.byteSize(count: slots.count, width: width)))
@@ -92,7 +150,7 @@ public struct Compactor {
             width = needed
         }
         NodeWriting.append(flags: 0x40, values: slots, width: width, to: &out)
-        let logicalEnd = out.count
+        let logicalEnd = position
         if options.padForEncryption {
             let pad = (4096 - (logicalEnd + 16) % 4096) % 4096
             out += [UInt8](repeating: 0, count: pad)
@@ -107,9 +165,10 @@ public struct Compactor {
     /// Copies the subtree at `ref`, children first; returns the new ref.
     private mutating func copy(_ ref: Int, depth: Int) throws(FormatError) -> Int {
         guard depth < 200 else { throw .corrupt(offset: ref, reason: "node tree is nested too deep to copy") }
-        if let progress, out.count >= nextReport {
-            progress(min(1, Double(out.count) / Double(estimate)))
-            nextReport = out.count + estimate / 100 + 1
+        try flushIfFull()
+        if let progress, position >= nextReport {
+            progress(min(1, Double(position) / Double(estimate)))
+            nextReport = position + estimate / 100 + 1
         }
         if !replacements.isEmpty, let replacement = replacements[ref] { return try write(replacement, depth: depth) }
         let node = try snapshot.node(ref)
@@ -133,7 +192,7 @@ public struct Compactor {
                 }
             }
         }
-        let newRef = out.count
+        let newRef = position
         let flags = node.header.flags & 0xE0
         var out = self.out
         self.out = []
@@ -177,7 +236,7 @@ public struct Compactor {
         var out = self.out
         self.out = []
         for leaf in leaves {
-            let newRef = out.count
+            let newRef = flushed + out.count
             slotStack.withUnsafeBufferPointer { stack in
                 NodeWriting.append(flags: leaf.flags, values: UnsafeBufferPointer(rebasing: stack[leaf.base..<leaf.base + leaf.count]), to: &out)
             }
@@ -191,10 +250,10 @@ public struct Compactor {
     /// checksum bytes set to "AAAA" (§4.1) and the padding zeroed (§4.4), as the source's may
     /// hold anything. `Node` checked that header and payload lie inside the image.
     private mutating func copyLeaf(_ node: Node) -> Int {
-        let newRef = out.count
+        let newRef = position, start = out.count
         let size = 8 + node.header.payloadSize
         out.append(contentsOf: node.image.rawSlice(node.ref, size))
-        for i in newRef..<newRef + 4 { out[i] = 0x41 }
+        for i in start..<start + 4 { out[i] = 0x41 }
         out.append(contentsOf: repeatElement(0, count: node.header.byteSize - size))
         return newRef
     }
@@ -203,6 +262,7 @@ public struct Compactor {
     /// it still refers to, copied; returns its ref.
     private mutating func write(_ node: MutableNode, depth: Int) throws(FormatError) -> Int {
         guard depth < 200 else { throw .corrupt(offset: node.originalRef ?? 0, reason: "node tree is nested too deep to copy") }
+        try flushIfFull()
         var slots = node.integers
         if node.hasRefs {
             for i in 0..<slots.count {
@@ -213,14 +273,14 @@ public struct Compactor {
                 }
             }
         }
-        let ref = out.count
+        let ref = position
         node.encode(slots: slots, into: &out)
         return ref
     }
 
     /// Appends a bits-width node with the minimal width for `values`; returns its ref.
     private mutating func writeNode(flags: UInt8, values: [Int64]) -> Int {
-        let ref = out.count
+        let ref = position
         NodeWriting.append(flags: flags, values: values, to: &out)
         return ref
     }

@@ -71,7 +71,8 @@ struct CompactCommand: Command {
             throw ShellError("\(path): --enumerate-strings needs a format-24 file, this one has format \(snapshot.fileFormat) (write an upgraded copy with 'realmsh upgrade' first)", code: .unavailable)
         }
         let before = Platform.fileSize(path) ?? 0
-        var bytes: [UInt8]
+        let mode: UInt32 = outputKey == nil && inputKey != nil ? 0o600 : 0o644
+        let size: Int
         do {
             var options = Compactor.Options()
             options.padForEncryption = outputKey != nil
@@ -79,25 +80,58 @@ struct CompactCommand: Command {
             options.progress = bar.map { b in { @Sendable fraction in b.update(fraction) } }
             var plan: StringEnumerationPlan?
             if let percent = enumerateStrings { plan = try enumerationPlan(snapshot, percent: percent, io) }
-            bytes = try Compactor.compact(snapshot, options: options, enumeration: plan)
-            bar?.finish()
-            // Check the copy before it replaces anything: it must open and hold the same tables.
-            let copy = try Snapshot(image: ByteImage(bytes: bytes))
-            guard copy.tables.map(\.name) == snapshot.tables.map(\.name) else {
-                throw ShellError("\(path): the compacted copy does not hold the same tables; nothing written", code: .dataError)
+            if let outputKey {
+                // Encryption needs the whole image (EncryptedFile.encrypt): built in memory.
+                var bytes = try Compactor.compact(snapshot, options: options, enumeration: plan)
+                bar?.finish()
+                try checkCopy(try Snapshot(image: ByteImage(bytes: bytes)), of: snapshot)
+                bytes = try EncryptedFile.encrypt(bytes, key: outputKey)
+                try output.write(bytes, mode: mode)
+                size = bytes.count
+            } else {
+                size = try streamCopy(snapshot, options: options, plan: plan, to: output, mode: mode)
+                bar?.finish()
             }
-            if let outputKey { bytes = try EncryptedFile.encrypt(bytes, key: outputKey) }
+        } catch let error as ShellError {
+            throw error
         } catch {
             throw WriteSupport.failure(error, path: path)      // "cannot write" (an old format) is 69
         }
-        try output.write(bytes, mode: outputKey == nil && inputKey != nil ? 0o600 : 0o644)
-        let saved = before > 0 ? Int((Double(before - bytes.count) / Double(before) * 100).rounded()) : 0
-        io.printError("\(output.path): \(before) → \(bytes.count) bytes (\(saved)% smaller)")
+        let saved = before > 0 ? Int((Double(before - size) / Double(before) * 100).rounded()) : 0
+        io.printError("\(output.path): \(before) → \(size) bytes (\(saved)% smaller)")
         return .success
     }
 }
 
 extension CompactCommand {
+    /// Streams the copy into the output's temporary file while it is copied
+    /// (Compactor+File.swift), checks it there, then commits it (fsync, rename); returns its size.
+    private func streamCopy(_ snapshot: Snapshot, options: Compactor.Options, plan: StringEnumerationPlan?,
+                            to output: OutputTarget, mode: UInt32) throws -> Int {
+        let file = try output.create(mode: mode)
+        defer { file.discard() }
+        let size: Int
+        do {
+            size = try Compactor.compact(snapshot, into: file.sink.descriptor, options: options, enumeration: plan)
+        } catch {
+            // A failed write to the copy (disk full) is the output's error, not the input's.
+            if case let .io(written, code, _) = error, written == file.temporaryPath {
+                throw ShellError("cannot write \(output.path): \(Platform.describe(errno: code))", code: .ioError)
+            }
+            throw error
+        }
+        try checkCopy(try Snapshot(path: file.temporaryPath), of: snapshot)
+        try file.commit()
+        return size
+    }
+
+    /// The copy must open and hold the same tables before it replaces anything.
+    private func checkCopy(_ copy: Snapshot, of snapshot: Snapshot) throws(ShellError) {
+        guard copy.tables.map(\.name) == snapshot.tables.map(\.name) else {
+            throw ShellError("\(path): the compacted copy does not hold the same tables; nothing written", code: .dataError)
+        }
+    }
+
     /// The string properties to enumerate while compacting (`EnumeratedCopy`); prints what
     /// is done to each.
     private func enumerationPlan(_ snapshot: Snapshot, percent: Double, _ io: ShellIO) throws -> StringEnumerationPlan {
