@@ -9,7 +9,9 @@ import RealmObjects
 ///   for the old file its catalogue, read from the old structures without converting);
 /// - open: a snapshot and its classes as every other command opens them (for the old file
 ///   that includes converting it to the format-24 image it is read through);
-/// - export: open and write the canonical dump (to a sink that only counts the bytes);
+/// - export: open and write the canonical dump (to a sink that only counts the bytes), as
+///   `realmsh export` does: `CanonicalDump.write(path:)`, which reads an old file's classes
+///   without links from the conversion's cells instead of encoding them into the image;
 /// - per byte: export time over the file's size.
 struct LegacyWorkloads {
     let rows: Int
@@ -63,7 +65,7 @@ struct LegacyWorkloads {
 
     func dump(_ path: String) throws -> CountingSink {
         let sink = CountingSink()
-        try CanonicalDump.write(try RealmFile(path: path), to: sink)
+        try CanonicalDump.write(path: path, to: sink)
         return sink
     }
 }

@@ -1,0 +1,35 @@
+import RealmFormat
+
+extension ObjectJSON {
+    /// The objects of a class of a file of formats 2–9 written from the conversion's cells
+    /// (`LegacyExportRows`), as `writeObject` writes the values the image's leaves decode to:
+    /// `_key` without a primary key, then every property. String cells kept by type go to
+    /// the emitter from the conversion's buffer; every other cell as its `Value`.
+    func writeObjects(_ objectClass: ObjectClass, rows: LegacyTableRows, to out: inout JSONEmitter,
+                      eachObject: () throws -> Void) throws {
+        let names = names(of: objectClass)
+        let properties = objectClass.properties
+        let cells = try properties.map { p in
+            guard let cells = rows.column(p.column.key) else {
+                throw FormatError.corrupt(offset: objectClass.table.ref, reason: "class '\(objectClass.name)': no cells for property '\(p.name)'")
+            }
+            return cells
+        }
+        for (row, key) in rows.objectKeys.enumerated() {
+            out.beginObject()
+            if objectClass.primaryKey == nil {
+                out.key(quoted: Self.quotedKey)
+                out.int(key)
+            }
+            for i in properties.indices {
+                out.key(quoted: names[i])
+                let wrote = cells[i].withString(row) { bytes in
+                    if let bytes { out.string(buffer: bytes) } else { out.null() }
+                }
+                if wrote == nil { try writeProperty(properties[i], cells[i].value(row), to: &out) }
+            }
+            out.end()
+            try eachObject()
+        }
+    }
+}
