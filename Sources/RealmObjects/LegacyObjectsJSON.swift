@@ -23,10 +23,11 @@ extension ObjectJSON {
             }
             for i in properties.indices {
                 out.key(quoted: names[i])
-                let wrote = cells[i].withString(row) { bytes in
+                let cell = cells[i]
+                let wrote = cell.withString(row) { bytes in
                     if let bytes { out.string(buffer: bytes) } else { out.null() }
                 }
-                if wrote == nil { try writeProperty(properties[i], cells[i].value(row), to: &out) }
+                if !wrote { try writeProperty(properties[i], cell.value(row), to: &out) }
             }
             out.end()
             try eachObject()

@@ -62,7 +62,7 @@ final class LegacyExportTests: XCTestCase {
                     guard let table = rows.tables[c.table.key] else { continue }
                     // The image has the direct tables' columns but none of their objects.
                     XCTAssertEqual(try file.objectCount(of: c), 0, "\(name): \(c.name)")
-                    for p in c.properties where !table.objectKeys.isEmpty && table.column(p.column.key)?.withString(0, { _ in true }) != nil {
+                    for p in c.properties where !table.objectKeys.isEmpty && table.column(p.column.key)?.withString(0, { _ in }) == true {
                         stringColumns += 1
                     }
                 }

@@ -43,8 +43,7 @@ public struct LegacyExportRows {
             let typed = conversion.typedColumns[model.key] ?? [:]
             var columns = [ColumnKey: LegacyColumnCells]()
             for (c, column) in model.columns.enumerated() {
-                columns[column.key] = LegacyColumnCells(type: column.type,
-                                                        storage: typed[column.key].map { .typed($0.cells) } ?? .values(model.values[c]))
+                columns[column.key] = LegacyColumnCells(type: column.type, typed: typed[column.key]?.cells, values: model.values[c])
             }
             tables[model.key] = LegacyTableRows(objectKeys: model.objectKeys, columns: columns)
         }
@@ -66,42 +65,80 @@ public struct LegacyTableRows {
 /// One column's cells: kept by type, or the conversion's values. `value(_:)` is the value
 /// the image's leaf decodes to (`Snapshot.decodeLeaf`): a bool 3 and the reserved float and
 /// double bit patterns are null, as there.
-public struct LegacyColumnCells {
-    enum Storage {
-        case typed(LegacyTypedColumn.Cells)
-        case values([Value])
+///
+/// A class whose kinds are stored apart, rather than a struct or an enum with payloads: the
+/// dump reads a cell per property per object, and copying a struct of arrays out of an array
+/// (or an array out of an enum payload) costs a retain and a release per array each time —
+/// which made the direct dump slower than decoding the image's leaves.
+public final class LegacyColumnCells {
+    enum Kind { case integers, bools, nullableIntegers, floats, doubles, strings, timestamps, values }
+
+    let kind: Kind
+    private let integers: [Int64]
+    private let nullableIntegers: [Int64?]
+    private let bytes: [UInt8]
+    private let strings: StringCells
+    private let timestamps: [Timestamp?]
+    private let values: [Value]
+
+    init(type: ColumnType, typed: LegacyTypedColumn.Cells?, values: [Value]) {
+        var kind = Kind.values
+        var integers = [Int64](), nullableIntegers = [Int64?](), bytes = [UInt8](), strings = StringCells()
+        var timestamps = [Timestamp?](), rest = [Value]()
+        switch typed {
+        case let .integers(a)?:
+            kind = type == .bool ? .bools : .integers
+            integers = a
+        case let .nullableIntegers(a)?:
+            kind = .nullableIntegers
+            nullableIntegers = a
+        case let .bytes(b, width)?:
+            kind = width == 4 ? .floats : .doubles
+            bytes = b
+        case let .strings(s)?:
+            kind = .strings
+            strings = s
+        case let .timestamps(a)?:
+            kind = .timestamps
+            timestamps = a
+        case nil:
+            rest = values
+        }
+        self.kind = kind
+        self.integers = integers
+        self.nullableIntegers = nullableIntegers
+        self.bytes = bytes
+        self.strings = strings
+        self.timestamps = timestamps
+        self.values = rest
     }
 
-    let type: ColumnType
-    let storage: Storage
-
     public func value(_ row: Int) -> Value {
-        switch storage {
-        case let .values(values): return values[row]
-        case let .typed(cells):
-            switch cells {
-            case let .integers(a):
-                guard type == .bool else { return .int(a[row]) }
-                return a[row] == 0 ? .bool(false) : a[row] == 1 ? .bool(true) : .null
-            case let .nullableIntegers(a): return a[row].map(Value.int) ?? .null
-            case let .bytes(b, width):
-                if width == 4 {
-                    let bits = UInt32(b[4 * row]) | UInt32(b[4 * row + 1]) << 8 | UInt32(b[4 * row + 2]) << 16 | UInt32(b[4 * row + 3]) << 24
-                    return bits == Snapshot.floatNull ? .null : .float(Float(bitPattern: bits))
-                }
-                var bits: UInt64 = 0
-                for i in 0..<8 { bits |= UInt64(b[8 * row + i]) << (8 * i) }
-                return bits == Snapshot.doubleNull ? .null : .double(Double(bitPattern: bits))
-            case let .strings(s): return s[row].map { .string(Array($0)) } ?? .null
-            case let .timestamps(a): return a[row].map(Value.timestamp) ?? .null
-            }
+        switch kind {
+        case .values: return values[row]
+        case .integers: return .int(integers[row])
+        case .bools:
+            let v = integers[row]
+            return v == 0 ? .bool(false) : v == 1 ? .bool(true) : .null
+        case .nullableIntegers: return nullableIntegers[row].map(Value.int) ?? .null
+        case .floats:
+            var bits: UInt32 = 0
+            for i in 0..<4 { bits |= UInt32(bytes[4 * row + i]) << (8 * i) }
+            return bits == Snapshot.floatNull ? .null : .float(Float(bitPattern: bits))
+        case .doubles:
+            var bits: UInt64 = 0
+            for i in 0..<8 { bits |= UInt64(bytes[8 * row + i]) << (8 * i) }
+            return bits == Snapshot.doubleNull ? .null : .double(Double(bitPattern: bits))
+        case .strings: return strings[row].map { .string(Array($0)) } ?? .null
+        case .timestamps: return timestamps[row].map(Value.timestamp) ?? .null
         }
     }
 
-    /// For a string column kept by type: `body` of row `row`'s bytes (nil for null), without
-    /// copying them; nil (body not called) for any other column.
-    public func withString<R>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R? {
-        guard case let .typed(.strings(s)) = storage else { return nil }
-        return s.withValue(row, body)
+    /// For a string column kept by type: calls `body` with row `row`'s bytes (nil for null),
+    /// without copying them, and returns true; false (body not called) for any other column.
+    public func withString(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) -> Bool {
+        guard kind == .strings else { return false }
+        strings.withValue(row, body)
+        return true
     }
 }
