@@ -15,6 +15,9 @@ extension ObjectJSON {
             }
             return cells
         }
+        // A single value of a type that is neither a link nor Mixed is what `writeProperty`
+        // hands to `writeScalar`; calling that directly spares the property's lookups per cell.
+        let plain = properties.map { $0.collection == nil && $0.column.type != .link && $0.column.type != .mixed }
         for (row, key) in rows.objectKeys.enumerated() {
             out.beginObject()
             if objectClass.primaryKey == nil {
@@ -27,7 +30,12 @@ extension ObjectJSON {
                 let wrote = cell.withString(row) { bytes in
                     if let bytes { out.string(buffer: bytes) } else { out.null() }
                 }
-                if !wrote { try writeProperty(properties[i], cell.value(row), to: &out) }
+                if wrote { continue }
+                if plain[i] {
+                    Self.writeScalar(cell.value(row), to: &out)
+                } else {
+                    try writeProperty(properties[i], cell.value(row), to: &out)
+                }
             }
             out.end()
             try eachObject()

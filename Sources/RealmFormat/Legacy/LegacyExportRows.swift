@@ -122,12 +122,12 @@ public final class LegacyColumnCells {
             return v == 0 ? .bool(false) : v == 1 ? .bool(true) : .null
         case .nullableIntegers: return nullableIntegers[row].map(Value.int) ?? .null
         case .floats:
-            var bits: UInt32 = 0
-            for i in 0..<4 { bits |= UInt32(bytes[4 * row + i]) << (8 * i) }
+            precondition(4 * row + 4 <= bytes.count, "float cell \(row) out of range")
+            let bits = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4 * row, as: UInt32.self) }.littleEndian
             return bits == Snapshot.floatNull ? .null : .float(Float(bitPattern: bits))
         case .doubles:
-            var bits: UInt64 = 0
-            for i in 0..<8 { bits |= UInt64(bytes[8 * row + i]) << (8 * i) }
+            precondition(8 * row + 8 <= bytes.count, "double cell \(row) out of range")
+            let bits = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8 * row, as: UInt64.self) }.littleEndian
             return bits == Snapshot.doubleNull ? .null : .double(Double(bitPattern: bits))
         case .strings: return strings[row].map { .string(Array($0)) } ?? .null
         case .timestamps: return timestamps[row].map(Value.timestamp) ?? .null
