@@ -4,7 +4,7 @@ import RealmFormat
 @testable import RealmObjects
 import RealmTestSupport
 
-/// The dump of a file of formats 2–9 through `CanonicalDump.write(image:path:)` writes the
+/// The dump of a file of formats 2–9 opened by `RealmFile(dumping:)` writes the
 /// classes without links from the conversion's cells (`LegacyExportRows`), the image having
 /// them empty; it must be byte for byte the dump of the full converted image, and a damaged
 /// file must fail on it whenever it fails on the full image.
@@ -25,7 +25,7 @@ final class LegacyExportTests: XCTestCase {
                 try CanonicalDump.write(RealmFile(path: "test.realm", snapshot: Snapshot(image: image)), to: sink,
                                         classNames: classNames) { objects += 1 }
             case .direct:
-                try CanonicalDump.write(image: image, path: "test.realm", to: sink, classNames: classNames) { objects += 1 }
+                try CanonicalDump.write(RealmFile(dumping: image, path: "test.realm"), to: sink, classNames: classNames) { objects += 1 }
             }
             return (sink.bytes, nil, objects)
         } catch {
@@ -54,7 +54,7 @@ final class LegacyExportTests: XCTestCase {
             XCTAssertEqual(full.objects, direct.objects, "\(name): eachObject calls")
             files += 1
             if full.bytes != nil { dumped += 1 }
-            if let rows = try? LegacyExportRows.open(image: ByteImage(bytes: bytes), direct: CanonicalDump.classTables) {
+            if let rows = try? LegacyExportRows.open(image: ByteImage(bytes: bytes), direct: RealmFile.dumpedTables) {
                 directTables += rows.tables.count
                 directObjects += rows.tables.values.reduce(0) { $0 + $1.objectKeys.count }
                 let file = try RealmFile(path: name, snapshot: rows.snapshot)
@@ -90,6 +90,35 @@ final class LegacyExportTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThan(checked, 20)
+    }
+
+    /// A file opened for the dump serves every object read through `RealmFile` from the
+    /// cells (another export format, a progress count): the same keys and values as the
+    /// full image, leaf by leaf and by position.
+    func testObjectReadsOfADumpFileAreTheFullImages() throws {
+        var classes = 0
+        for (name, bytes) in try Self.oldFixtures() {
+            guard let full = try? RealmFile(path: name, snapshot: Snapshot(image: ByteImage(bytes: bytes))) else { continue }
+            let dumping = try RealmFile(dumping: ByteImage(bytes: bytes), path: name)
+            XCTAssertEqual(full.classes.map(\.name), dumping.classes.map(\.name), name)
+            for (a, b) in zip(full.classes, dumping.classes) where !a.isEmbedded {
+                XCTAssertEqual(try full.objectCount(of: a), try dumping.objectCount(of: b), "\(name): \(a.name)")
+                var left = [(Int64, [Value])](), right = [(Int64, [Value])]()
+                try full.forEachObject(of: a) { k, v in left.append((k, Array(v))) }
+                try dumping.forEachObject(of: b) { k, v in right.append((k, Array(v))) }
+                XCTAssertEqual(left.map(\.0), right.map(\.0), "\(name): \(a.name) keys")
+                XCTAssertTrue(left.map(\.1) == right.map(\.1), "\(name): \(a.name) values")
+                let positions = Array(stride(from: 0, to: left.count, by: 3))
+                var l = [(Int, Int64, [Value])](), r = [(Int, Int64, [Value])]()
+                try full.forEachObject(of: a, atPositions: positions) { p, k, v in l.append((p, k, Array(v))) }
+                try dumping.forEachObject(of: b, atPositions: positions) { p, k, v in r.append((p, k, Array(v))) }
+                XCTAssertEqual(l.map(\.0), r.map(\.0), name)
+                XCTAssertEqual(l.map(\.1), r.map(\.1), name)
+                XCTAssertTrue(l.map(\.2) == r.map(\.2), "\(name): \(a.name) by position")
+                if dumping.legacyRows[b.table.key] != nil { classes += 1 }
+            }
+        }
+        XCTAssertGreaterThan(classes, 50, "classes read from cells")
     }
 
     /// Damaged old files (the fixtures of `LegacyHostileInputTests`, bytes flipped): the

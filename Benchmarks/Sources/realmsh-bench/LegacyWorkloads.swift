@@ -10,7 +10,7 @@ import RealmObjects
 /// - open: a snapshot and its classes as every other command opens them (for the old file
 ///   that includes converting it to the format-24 image it is read through);
 /// - export: open and write the canonical dump (to a sink that only counts the bytes), as
-///   `realmsh export` does: `CanonicalDump.write(path:)`, which reads an old file's classes
+///   `realmsh export` does: `RealmFile(dumping:)`, which reads an old file's classes
 ///   without links from the conversion's cells instead of encoding them into the image;
 /// - per byte: export time over the file's size.
 struct LegacyWorkloads {
@@ -77,7 +77,7 @@ struct LegacyWorkloads {
 
     func dump(_ path: String) throws -> CountingSink {
         let sink = CountingSink()
-        try CanonicalDump.write(path: path, to: sink)
+        try CanonicalDump.write(try RealmFile(dumping: path), to: sink)
         return sink
     }
 }
