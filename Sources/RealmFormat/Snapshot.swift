@@ -31,6 +31,8 @@ public final class Snapshot {
     var enumValueLists: [Int: EnumValueList] = [:]
     /// Whether the file was decrypted on open.
     public private(set) var isEncrypted = false
+    /// For the opens outside this file that decrypt (`LegacyExportRows.open`).
+    func markEncrypted() { isEncrypted = true }
     /// A file of formats 2–9: its on-disk structures. `image` is then the converted format-24
     /// image every reader sees (legacy-formats.md §8).
     public private(set) var legacy: LegacyGroup?

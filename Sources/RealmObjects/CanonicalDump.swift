@@ -4,7 +4,8 @@ import RealmFormat
 /// version, classes, then every top-level class's objects, streamed class by class.
 public enum CanonicalDump {
     /// `classNames` limits the classes and objects written to those classes; `eachObject` is
-    /// called after each object (progress, cancellation: its errors end the dump).
+    /// called after each object (progress, cancellation: its errors end the dump). A file
+    /// opened with `RealmFile(dumping:)` has its old classes written from their cells.
     public static func write(_ file: RealmFile, to sink: ByteSink, classNames: Set<String>? = nil,
                              eachObject: () throws -> Void = {}) throws {
         var out = JSONEmitter(sink: sink)
@@ -22,9 +23,13 @@ public enum CanonicalDump {
         for c in classes where !c.isEmbedded {
             out.key(c.name)
             out.beginArray()
-            try file.forEachObject(of: c) { key, values in
-                try writer.writeObject(c, key: key, values: values, to: &out)
-                try eachObject()
+            if let rows = file.legacyRows[c.table.key] {
+                try writer.writeObjects(c, rows: rows, to: &out, eachObject: eachObject)
+            } else {
+                try file.forEachObject(of: c) { key, values in
+                    try writer.writeObject(c, key: key, values: values, to: &out)
+                    try eachObject()
+                }
             }
             out.end()
         }

@@ -78,6 +78,12 @@ public struct JSONEmitter: ~Copyable {
         writeString(bytes)
     }
 
+    /// A string from bytes the caller lends for the call (the legacy dump's string cells).
+    public mutating func string(buffer: UnsafeBufferPointer<UInt8>) {
+        beforeValue()
+        writeString(buffer)
+    }
+
     /// A number, `true`, `false` or `null`: text written as it is.
     public mutating func literal(_ text: String) {
         beforeValue()
@@ -163,7 +169,7 @@ public struct JSONEmitter: ~Copyable {
 
     /// Minimal escaping (fixtures/README.md): `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other
     /// bytes below 0x20 as `\u00xx`; all other bytes, invalid UTF-8 included, as they are.
-    fileprivate mutating func writeString(_ bytes: [UInt8]) {
+    fileprivate mutating func writeString<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         buffer.append(UInt8(ascii: "\""))
         if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
             buffer.append(contentsOf: bytes)

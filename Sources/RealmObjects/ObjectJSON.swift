@@ -14,7 +14,7 @@ public final class ObjectJSON {
 
     /// Quoted property names per class (by table position), escaped once.
     private var quotedNames: [Int: [[UInt8]]] = [:]
-    private static let quotedKey = JSONEmitter.quoted("_key")
+    static let quotedKey = JSONEmitter.quoted("_key")
     private static let quotedClass = JSONEmitter.quoted("_class")
 
     public init(file: RealmFile) {
@@ -22,7 +22,7 @@ public final class ObjectJSON {
         resolver = IdentityResolver(file: file)
     }
 
-    private func names(of objectClass: ObjectClass) -> [[UInt8]] {
+    func names(of objectClass: ObjectClass) -> [[UInt8]] {
         if let names = quotedNames[objectClass.table.position] { return names }
         let names = objectClass.properties.map { JSONEmitter.quoted($0.name) }
         quotedNames[objectClass.table.position] = names

@@ -28,9 +28,13 @@ extension RealmFile {
                             _ body: (_ keys: [Int64], _ columns: [[Value]]) throws -> Void) throws {
         // Opening a format-22 file deletes the objects of asymmetric tables (§16.3).
         if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
+        let properties = properties ?? objectClass.properties
+        if let rows = legacyRows[objectClass.table.key] {
+            try Self.forEachLeaf(of: objectClass, rows: rows, properties: properties, body)
+            return
+        }
         guard let root = objectClass.table.clusterRef else { return }
         snapshot.resetWorkBudget()
-        let properties = properties ?? objectClass.properties
         var failure: Error?
         try ClusterTree(snapshot: snapshot, rootRef: root).forEachLeaf { leaf throws(FormatError) in
             guard failure == nil else { return }
@@ -45,8 +49,12 @@ extension RealmFile {
     public func forEachObject(of objectClass: ObjectClass, atPositions positions: [Int], properties: [Property]? = nil,
                               _ body: (_ position: Int, _ key: Int64, _ values: ObjectRow) throws -> Void) throws {
         if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return }
-        guard let root = objectClass.table.clusterRef, !positions.isEmpty else { return }
         let properties = properties ?? objectClass.properties
+        if let rows = legacyRows[objectClass.table.key] {
+            try Self.forEachObject(of: objectClass, rows: rows, atPositions: positions, properties: properties, body)
+            return
+        }
+        guard let root = objectClass.table.clusterRef, !positions.isEmpty else { return }
         var next = 0
         var start = 0
         var failure: Error?
@@ -92,6 +100,7 @@ extension RealmFile {
     /// Number of objects of a class, from the cluster tree's size (no values decoded).
     public func objectCount(of objectClass: ObjectClass) throws(FormatError) -> Int {
         if snapshot.fileFormat == 22 && objectClass.isAsymmetric { return 0 }
+        if let rows = legacyRows[objectClass.table.key] { return rows.objectKeys.count }
         guard let root = objectClass.table.clusterRef else { return 0 }
         return try ClusterTree(snapshot: snapshot, rootRef: root).count()
     }

@@ -15,13 +15,51 @@ public final class RealmFile {
     public private(set) var classes: [ObjectClass] = []
     private var classByTable: [Int: Int] = [:]
 
+    /// A file of formats 2–9 opened for its canonical dump (`init(dumping:)`): the classes whose
+    /// objects come from the conversion's cells, by table key; their tables in `snapshot` are
+    /// empty (legacy-formats.md §8.5). `objectCount` and `forEachObject` read them from here.
+    public let legacyRows: [TableKey: LegacyTableRows]
+
     public convenience init(path: String) throws(FormatError) {
         try self.init(path: path, snapshot: Snapshot(path: path))
     }
 
-    public init(path: String, snapshot: Snapshot) throws(FormatError) {
+    /// The file at `path` opened for the canonical dump (`CanonicalDump`, `realmsh export`):
+    /// a file of formats 2–9 through `LegacyExportRows` — its classes without links read from
+    /// the conversion's cells, not encoded into the image — and any other as `init(path:)`.
+    /// Object reads through this type see every object; `snapshot`-level readers (queries,
+    /// verify) would see those classes empty, so only the dump opens a file this way.
+    public convenience init(dumping path: String, key: EncryptionKey? = nil) throws(FormatError) {
+        if let legacy = try LegacyExportRows.open(path: path, key: key, direct: Self.dumpedTables) {
+            try self.init(path: path, snapshot: legacy.snapshot, legacyRows: legacy.tables)
+        } else {
+            try self.init(path: path, snapshot: Snapshot(path: path, key: key))
+        }
+    }
+
+    /// `init(dumping:)` of a file's logical (decrypted) bytes; `path` names it in errors.
+    public convenience init(dumping image: ByteImage, path: String) throws(FormatError) {
+        if let legacy = try LegacyExportRows.open(image: image, direct: Self.dumpedTables) {
+            try self.init(path: path, snapshot: legacy.snapshot, legacyRows: legacy.tables)
+        } else {
+            try self.init(path: path, snapshot: Snapshot(image: image))
+        }
+    }
+
+    /// The tables whose objects the dump writes: the classes.
+    static func dumpedTables(_ names: [String]) -> Set<String> {
+        let raw = isRawForm(tableNames: names)
+        return Set(names.filter { className(tableName: $0, isRawForm: raw) != nil })
+    }
+
+    public convenience init(path: String, snapshot: Snapshot) throws(FormatError) {
+        try self.init(path: path, snapshot: snapshot, legacyRows: [:])
+    }
+
+    init(path: String, snapshot: Snapshot, legacyRows: [TableKey: LegacyTableRows]) throws(FormatError) {
         self.path = path
         self.snapshot = snapshot
+        self.legacyRows = legacyRows
         isRawForm = Self.isRawForm(tableNames: snapshot.tables.map(\.name))
         let listed = snapshot.tables.filter { isRawForm || $0.name.hasPrefix(Self.classPrefix) }
         classes = try listed.map { t throws(FormatError) in try makeClass(t) }

@@ -11,9 +11,15 @@ struct OpenRealm {
 
     /// `convertingLegacy: false`: a file of formats 2–9 is opened as it is, its classes not
     /// converted (`info` reads them from `snapshot.legacy`).
-    init(path: String, key: EncryptionKey?, convertingLegacy: Bool = true) throws(ShellError) {
+    /// `forCanonicalDump`: opened by `RealmFile(dumping:)` (an old file's classes without links
+    /// read from the conversion's cells, legacy-formats.md §8.5) — for `export --format json`.
+    init(path: String, key: EncryptionKey?, convertingLegacy: Bool = true, forCanonicalDump: Bool = false) throws(ShellError) {
         do {
-            file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: key, convertingLegacy: convertingLegacy))
+            if forCanonicalDump {
+                file = try RealmFile(dumping: path, key: key)
+            } else {
+                file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: key, convertingLegacy: convertingLegacy))
+            }
         } catch {
             throw ShellError.reading(path, error)
         }

@@ -4,11 +4,20 @@
 /// behind removed with tag 1 as Core's `remove_table` leaves it, the on-disk version number
 /// kept. This is the image every reader sees and `upgrade` writes.
 extension LegacyConversion {
-    func fileBytes() throws(FormatError) -> [UInt8] {
+    /// `withoutObjects`: tables encoded with their columns but no objects (nor index
+    /// entries) — for the canonical dump, which writes those tables' objects from the
+    /// conversion's cells instead (`LegacyExportRows`); every other reader gets them all.
+    func fileBytes(withoutObjects: Set<TableKey> = []) throws(FormatError) -> [UInt8] {
         var tables = [NewFile.TableSlot]()
         for slot in slots {
             switch slot {
-            case let .table(model):
+            case var .table(model):
+                if withoutObjects.contains(model.key) {
+                    model.objectKeys = []
+                    model.values = model.columns.map { _ in [] }
+                    tables.append(.table(try TableEncoder.encode(model, indexes: try Self.searchIndexes(model))))
+                    continue
+                }
                 let typed = typedColumns[model.key] ?? [:]
                 tables.append(.table(try TableEncoder.encode(model, indexes: try Self.searchIndexes(model),
                                                              columnLeaf: { key, rows in typed[key]?.leaf(rows) })))

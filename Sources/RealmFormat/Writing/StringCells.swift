@@ -25,6 +25,13 @@ struct StringCells: RandomAccessCollection, ByteStrings {
 
     var byteCount: Int { bytes.count }
 
+    /// Value `i`'s bytes (nil for null) for the time of `body`, without copying them.
+    func withValue<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        if nulls[i] { return body(nil) }
+        let start = start(i), end = ends[i]
+        return bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[start..<end])) }
+    }
+
     func forEachValue(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
         bytes.withUnsafeBufferPointer { all in
             var start = 0

@@ -51,7 +51,8 @@ struct ExportCommand: Command {
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
         let io = context.io
         let inputKey = try key.resolve(io)
-        let open = try OpenRealm(path: path, key: inputKey)
+        // The canonical dump reads an old file's classes from the conversion's cells.
+        let open = try OpenRealm(path: path, key: inputKey, forCanonicalDump: format is JSONFormat)
         let file = open.file
         let classes = try selectClasses(file, classNames)
         // A decrypted copy of an encrypted realm is for its owner's eyes only.
