@@ -9,69 +9,101 @@
 extension SearchIndexReader {
     /// The level-0 keys and ObjKeys of the entries whose ObjKey `kept` holds, in index order,
     /// when the index is as described above and lists every key of `kept` exactly once.
-    func singleEntries(keeping kept: ObjKeyBitmap) throws(FormatError) -> (levelKeys: [Int64], objKeys: [Int64])? {
-        var levelKeys = [Int64](), objKeys = [Int64]()
-        levelKeys.reserveCapacity(kept.count)
-        objKeys.reserveCapacity(kept.count)
-        var seen = ObjKeyBitmap(lowest: kept.lowest, highest: kept.highest)
-        var previous = Int64.min
-        func visit(_ ref: Int, depth: Int) throws(FormatError) -> Bool {
+    func singleEntries(keeping kept: KeptObjKeys) throws(FormatError) -> (levelKeys: [Int64], objKeys: [Int64])? {
+        // The leaves first (every node checked as a lookup checks it), then one pass over
+        // their entries that cannot fail halfway.
+        var leaves: [IndexNode] = []
+        func collect(_ ref: Int, depth: Int) throws(FormatError) -> Bool {
             let node = try indexNode(ref)
-            if node.isInner {
-                guard depth < Self.maxInnerDepth else { return false }
-                for i in 0..<node.keyCount {
-                    guard let child = node.ref(i + 1), try visit(child, depth: depth + 1) else { return false }
-                }
+            guard node.isInner else {
+                leaves.append(node)
                 return true
             }
+            guard depth < Self.maxInnerDepth else { return false }
             for i in 0..<node.keyCount {
-                let slot = node.slots.int(i + 1), key = node.key(i)
-                // Strictly ascending over the whole tree: each level-0 key names one object.
-                guard slot & 1 == 1, key > previous else { return false }
-                previous = key
-                let objKey = Int64(bitPattern: UInt64(bitPattern: slot) >> 1)
-                guard kept.contains(objKey) else { continue }
-                guard seen.insert(objKey) else { return false }
-                levelKeys.append(key)
-                objKeys.append(objKey)
+                guard let child = node.ref(i + 1), try collect(child, depth: depth + 1) else { return false }
             }
             return true
         }
-        guard try visit(rootRef, depth: 0), objKeys.count == kept.count else { return nil }
-        return (levelKeys, objKeys)
+        guard try collect(rootRef, depth: 0) else { return nil }
+        return kept.entries(of: leaves)
     }
 }
 
-/// A set of ObjKeys in a bounded range, one bit each: what a scan of a million index entries
-/// asks of each entry's key.
-struct ObjKeyBitmap {
-    let lowest: Int64, highest: Int64
+/// The ObjKeys of a table's objects after a removal, in a bounded range, with a second bit per
+/// key for "met in the index": two bits per key, both in one word, for a scan that meets a
+/// million keys in index order (scattered over the range).
+struct KeptObjKeys {
+    let lowest: Int64
+    /// Keys in the range (highest − lowest + 1).
+    let span: Int
+    /// Key `lowest + j` is bit 2j (kept) and bit 2j + 1 (met) of the words.
     private var words: [UInt64]
     /// Keys inserted.
     private(set) var count = 0
 
-    /// Empty, for keys `lowest ... highest` (lowest ≤ highest + 1; an empty range holds none).
+    /// Empty, for keys `lowest ... highest` (none when highest < lowest).
     init(lowest: Int64, highest: Int64) {
         self.lowest = lowest
-        self.highest = max(highest, lowest - 1)
-        words = [UInt64](repeating: 0, count: Int((self.highest - lowest + 1 + 63) / 64))
+        span = highest >= lowest ? Int(highest - lowest) + 1 : 0
+        words = [UInt64](repeating: 0, count: (span + 31) / 32)
     }
 
-    @inline(__always)
-    func contains(_ key: Int64) -> Bool {
-        guard key >= lowest, key <= highest else { return false }
-        let i = Int(key - lowest)
-        return words[i >> 6] & (1 << UInt64(i & 63)) != 0
-    }
-
-    /// Adds `key` (in range); false when it was there already, or is out of range.
-    @inline(__always)
+    /// Adds `key`; false when it was there already, or is out of range.
     mutating func insert(_ key: Int64) -> Bool {
-        guard key >= lowest, key <= highest else { return false }
-        let i = Int(key - lowest), bit: UInt64 = 1 << UInt64(i & 63)
-        if words[i >> 6] & bit != 0 { return false }
-        words[i >> 6] |= bit
+        let j = UInt64(bitPattern: key &- lowest)
+        guard key >= lowest, j < UInt64(span) else { return false }
+        let bit: UInt64 = 1 << ((j & 31) << 1)
+        if words[Int(j >> 5)] & bit != 0 { return false }
+        words[Int(j >> 5)] |= bit
         count += 1
         return true
+    }
+
+    /// The level-0 keys and ObjKeys of the leaves' entries whose ObjKey is here, in order;
+    /// nil when an entry is not a tagged ObjKey, keys do not ascend strictly over all the
+    /// leaves, a kept key comes twice, or some kept key does not come.
+    /// Without a branch per entry (about half of a mass removal's entries go, at random):
+    /// every entry is stored at `n`, which moves on only past a kept key met for the first
+    /// time, so it stays ≤ count and the arrays get one spare element.
+    func entries(of leaves: [SearchIndexReader.IndexNode]) -> (levelKeys: [Int64], objKeys: [Int64])? {
+        guard span > 0 else { return nil }
+        var marks = words
+        var refused: UInt64 = 0, n = 0, previous = Int64.min
+        let span = UInt64(span), lowest = lowest, count = count
+        var objKeys: [Int64] = []
+        let levelKeys = [Int64](unsafeUninitializedCapacity: count + 1) { levelOut, levelCount in
+            objKeys = [Int64](unsafeUninitializedCapacity: count + 1) { objOut, objCount in
+                marks.withUnsafeMutableBufferPointer { marks in
+                    for leaf in leaves {
+                        for i in 0..<leaf.keyCount {
+                            let slot = leaf.slots.int(i + 1), key = leaf.keys.int(i)
+                            refused |= UInt64(bitPattern: ~slot) & 1
+                            refused |= key > previous ? 0 : 1
+                            previous = key
+                            let objKey = Int64(bitPattern: UInt64(bitPattern: slot) >> 1)
+                            let offset = UInt64(bitPattern: objKey &- lowest)
+                            // Out of range: not kept (read at key 0's word, whose bits it ignores).
+                            let inRange: UInt64 = offset < span ? 1 : 0
+                            let j = Int(offset & (0 &- inRange))
+                            let shift = UInt64((j & 31) << 1)
+                            let word = marks[j >> 5]
+                            let isKept = (word >> shift) & inRange & 1, met = (word >> (shift + 1)) & inRange & 1
+                            refused |= isKept & met
+                            let first = isKept & ~met & 1
+                            marks[j >> 5] = word | first << (shift + 1)
+                            levelOut[n] = key
+                            objOut[n] = objKey
+                            n &+= Int(first)
+                        }
+                        if refused != 0 { break }
+                    }
+                }
+                objCount = n
+            }
+            levelCount = n
+        }
+        guard refused == 0, n == count else { return nil }
+        return (levelKeys, objKeys)
     }
 }

@@ -58,7 +58,7 @@ extension TableEditor {
               // A bitmap over the key range, refused when the keys are spread much wider than
               // the objects (a bit per possible key must stay cheap next to a value per object).
               highest >= lowest, highest - lowest < Int64(64 * objectCount + 4096) else { return nil }
-        var kept = ObjKeyBitmap(lowest: lowest, highest: highest)
+        var kept = KeptObjKeys(lowest: lowest, highest: highest)
         for leaf in leaves {
             for key in leaf.keys { guard kept.insert(key) else { return nil } }
         }
