@@ -42,10 +42,12 @@ struct KeptObjKeys {
     /// Keys inserted.
     private(set) var count = 0
 
-    /// Empty, for keys `lowest ... highest` (none when highest < lowest).
+    /// Empty, for keys `lowest ... highest` (none when highest < lowest, or when the range
+    /// does not fit an Int; callers bound it by the number of objects).
     init(lowest: Int64, highest: Int64) {
         self.lowest = lowest
-        span = highest >= lowest ? Int(highest - lowest) + 1 : 0
+        let (spread, overflow) = highest.subtractingReportingOverflow(lowest)
+        span = !overflow && spread >= 0 && spread < Int64(Int.max / 2) ? Int(spread) + 1 : 0
         words = [UInt64](repeating: 0, count: (span + 31) / 32)
     }
 

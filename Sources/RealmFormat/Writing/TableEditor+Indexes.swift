@@ -55,9 +55,11 @@ extension TableEditor {
         guard options.rebuildsIndexesFromCommittedEntries, columns[c].type == .int, !indexesBuiltAtFinish.contains(c),
               pendingIndex[c]?.isEmpty ?? true, objectCount > 0, let ref = try unchangedIndexRef(c),
               let lowest = leaves.first?.keys.first, let highest = leaves.last?.keys.last,
-              // A bitmap over the key range, refused when the keys are spread much wider than
-              // the objects (a bit per possible key must stay cheap next to a value per object).
-              highest >= lowest, highest - lowest < Int64(64 * objectCount + 4096) else { return nil }
+              // Two bits per key of the range, refused when the keys are spread much wider than
+              // the objects (they must stay cheap next to a value per object); keys from disk
+              // may be anything, so the spread is computed without overflowing.
+              case let (spread, overflow) = highest.subtractingReportingOverflow(lowest),
+              !overflow, spread >= 0, spread < Int64(64 * objectCount + 4096) else { return nil }
         var kept = KeptObjKeys(lowest: lowest, highest: highest)
         for leaf in leaves {
             for key in leaf.keys { guard kept.insert(key) else { return nil } }
