@@ -147,6 +147,78 @@ final class LeafRowFilterTests: XCTestCase {
         XCTAssertGreaterThan(agreed, 100)
     }
 
+    /// Medium-string leaves: the branch-free whole-value copy (`LeafRowFilter.wholeValues`)
+    /// gives the very bytes the run-by-run copy gives, for leaves with and without nulls,
+    /// values of every medium length, and rows kept at random, in runs, all or one.
+    func testWholeValueCopiesOfMediumStringsAreTheRunCopiesByteForByte() throws {
+        var rng = SplitMix64(seed: 0xB1B)
+        var compared = 0
+        for nullable in [false, true] {
+            let column = ColumnCellsTests.column(.string, nullable: nullable)
+            let kind = ColumnCells.Kind(column, enumValues: nil)
+            for round in 0..<60 {
+                let count = [3, 20, 200, 1000][round % 4]
+                var values = Self.leaf(.string, nullable: nullable, count: count, longest: [63, 20, 40][round % 3], &rng)
+                // One value of 16 bytes or more: a medium leaf (§9.4.2).
+                values[Int(rng.below(UInt64(count)))] = .string([UInt8](repeating: 0x61, count: 16 + Int(rng.below(48))))
+                let laid = try LaidOutIndex(try TableEncoder.encodeColumn(values, column: column))
+                var keep: [Bool]
+                switch round % 5 {
+                case 0: keep = values.map { _ in true }
+                case 1: keep = values.indices.map { $0 == count / 2 }
+                case 2: keep = values.indices.map { ($0 / 7) % 2 == 0 }
+                default: keep = values.map { _ in rng.below(2) == 0 }
+                }
+                if !keep.contains(true) { keep[0] = true }
+                let kept = keep.filter { $0 }.count
+                let what = "string\(nullable ? "?" : "") round \(round), \(count) rows, \(kept) kept"
+                let whole = try XCTUnwrap(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: kept), what)
+                let runs = try XCTUnwrap(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: kept,
+                                                                    copiesWholeValues: false), what)
+                XCTAssertEqual(try LaidOutIndex(whole).bytes, try LaidOutIndex(runs).bytes, what)
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 120)
+    }
+
+    /// Medium leaves written by another writer, whose nulls take no blob byte or a byte that is
+    /// not 0: both copies write each kept null as one 0 byte, the same bytes, reading back as
+    /// the general path reads the leaf.
+    func testWholeValueCopiesWriteNullsAsOneZeroByte() throws {
+        var rng = SplitMix64(seed: 0x0DD)
+        let kind = ColumnCells.Kind(ColumnCellsTests.column(.string, nullable: true), enumValues: nil)
+        for round in 0..<20 {
+            let count = 300
+            var blob: [UInt8] = [], ends: [Int64] = [], nulls: [Int64] = []
+            for r in 0..<count {
+                if rng.below(4) == 0 {
+                    if round % 2 == 0 { blob.append(0x7A) }            // else: no byte at all
+                    nulls.append(1)
+                } else {
+                    blob += (0..<(r == 0 ? 20 : Int(rng.below(40)))).map { _ in UInt8(0x61 + rng.below(26)) } + [0]
+                    nulls.append(0)
+                }
+                ends.append(Int64(blob.count))
+            }
+            let leaf = MutableNode(integers: [0, 0, 0], hasRefs: true)
+            leaf.setChild(0, MutableNode(integers: ends))
+            leaf.setChild(1, MutableNode(blob: blob))
+            leaf.setChild(2, MutableNode(integers: nulls))
+            let laid = try LaidOutIndex(leaf)
+            let keep = (0..<count).map { _ in rng.below(2) == 0 }
+            let kept = keep.filter { $0 }.count
+            let what = "round \(round), nulls \(round % 2 == 0 ? "with a byte" : "without bytes")"
+            let whole = try XCTUnwrap(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: kept), what)
+            let runs = try XCTUnwrap(try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: kept,
+                                                                copiesWholeValues: false), what)
+            XCTAssertEqual(try LaidOutIndex(whole).bytes, try LaidOutIndex(runs).bytes, what)
+            let out = try LaidOutIndex(whole)
+            let general = try Self.read(laid.snapshot, laid.rootRef, kind, expected: count, keeping: keep)
+            XCTAssertNil(ColumnCellsTests.difference(try Self.read(out.snapshot, out.rootRef, kind, expected: kept), general), what)
+        }
+    }
+
     /// The byte-level copies fill nodes sized by `kept` without further checks: a `kept` that
     /// is not the number of kept rows is refused, never copied past the node.
     func testAKeptCountThatDisagreesWithTheMaskIsRefused() throws {

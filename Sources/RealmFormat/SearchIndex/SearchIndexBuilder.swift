@@ -41,6 +41,17 @@ extension SearchIndexWriter {
         return try build(levelKeys: levelKeys, objKey: { keys[order[$0]] }, value: { .int(values[order[$0]]) }, unique: unique)
     }
 
+    /// The same for entries whose level-0 keys all differ, given in ascending order with their
+    /// ObjKeys (what `SearchIndexReader.singleEntries` reads): one T(ObjKey) per key, so no
+    /// value is needed.
+    func build(distinctLevelKeys levelKeys: [Int64], objKeys: [Int64], unique: Bool) throws(FormatError) -> MutableNode {
+        guard levelKeys.count == objKeys.count, zip(levelKeys, levelKeys.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw .cannotWrite(reason: "search index build: level-0 keys that are not distinct and ascending")
+        }
+        // Every group has one entry: `value` is never asked for.
+        return try build(levelKeys: levelKeys, objKey: { objKeys[$0] }, value: { _ in .null }, unique: unique)
+    }
+
     /// The level-by-level build over entries 0 ..< levelKeys.count in index order: each one's
     /// level-0 key, ObjKey and (for entries sharing a key, which `insert` combines) value.
     private func build(levelKeys: [Int64], objKey: (Int) -> Int64, value: (Int) -> Value, unique: Bool) throws(FormatError) -> MutableNode {

@@ -14,7 +14,10 @@
 enum LeafRowFilter {
     /// The leaf at `ref` holding only the rows whose `keep` flag is set (`kept` of them, > 0),
     /// or nil when this leaf needs the general path.
-    static func filtered(_ snapshot: Snapshot, ref: Int, kind: ColumnCells.Kind, keep: [Bool], kept: Int) throws(FormatError) -> MutableNode? {
+    /// `copiesWholeValues` off: medium strings are copied run by run only (the path the
+    /// branch-free copy is pinned against).
+    static func filtered(_ snapshot: Snapshot, ref: Int, kind: ColumnCells.Kind, keep: [Bool], kept: Int,
+                         copiesWholeValues: Bool = true) throws(FormatError) -> MutableNode? {
         // `kept` sizes the new nodes, which the copies below fill without further checks.
         guard kept > 0, kept <= keep.count, keep.reduce(0, { $0 &+ Int(unsafeBitCast($1, to: UInt8.self)) }) == kept else { return nil }
         let node = try snapshot.node(ref)
@@ -42,7 +45,7 @@ enum LeafRowFilter {
                 return shortStrings(node, keep: keep, kept: kept, nullable: nullable)
             }
             guard node.hasRefs, !node.isInner, !node.context, node.header.widthType == .bits, node.count == 3 else { return nil }
-            return try mediumStrings(snapshot, node, keep: keep, kept: kept, nullable: nullable)
+            return try mediumStrings(snapshot, node, keep: keep, kept: kept, nullable: nullable, copiesWholeValues: copiesWholeValues)
         case let .timestamp(nullable):
             return try timestamps(snapshot, node, keep: keep, kept: kept, nullable: nullable)
         case let .enumerated(list, nullable):
@@ -188,7 +191,8 @@ enum LeafRowFilter {
     /// terminating 0) are copied, a run of neighbouring kept values in one copy; a kept null
     /// becomes one 0 byte, as Realm writes it. Offsets and flags are read through `PackedInts`
     /// and the new ones stored at their width, with no per-value array in between.
-    private static func mediumStrings(_ snapshot: Snapshot, _ node: Node, keep: [Bool], kept: Int, nullable: Bool) throws(FormatError) -> MutableNode? {
+    private static func mediumStrings(_ snapshot: Snapshot, _ node: Node, keep: [Bool], kept: Int, nullable: Bool,
+                                      copiesWholeValues: Bool) throws(FormatError) -> MutableNode? {
         guard let offsetsRef = node.ref(0), let blobRef = node.ref(1), let nullsRef = node.ref(2) else { return nil }
         let offsetsNode = try snapshot.node(offsetsRef), blob = try snapshot.node(blobRef), nullsNode = try snapshot.node(nullsRef)
         guard isPlain(offsetsNode, .bits), isPlain(nullsNode, .bits), offsetsNode.count == keep.count, nullsNode.count == keep.count,
@@ -197,7 +201,7 @@ enum LeafRowFilter {
         let offsets = PackedInts(offsetsNode), nulls = PackedInts(nullsNode)
         // First pass: every kept value's range checked (a kept null only needs its previous
         // end in range); the new blob's size found.
-        var total = 0, nullsKept = 0
+        var total = 0, nullsKept = 0, longest = 0
         let valid = keep.withUnsafeBufferPointer { keep -> Bool in
             // Branch-free over rows kept at random: each row's checks become flags that count
             // only for a kept row (`refused`), and its size counts only when kept.
@@ -214,7 +218,9 @@ enum LeafRowFilter {
                 let terminated = bit(length > 0) & bit(terminator == 0) & bit(length &- 1 <= LeafEncoder.maxStringSize)
                 let ok = inRange & ((isNull & permitsNull) | (~isNull & 1 & terminated))
                 refused |= kept & ~ok & 1
-                total &+= Int(kept) &* (isNull != 0 ? 1 : length)
+                let copied = Int(kept) &* (isNull != 0 ? 1 : length)
+                total &+= copied
+                longest = Swift.max(longest, copied)
                 nullsKept &+= Int(kept & isNull)
                 previousEnd = end
             }
@@ -225,14 +231,22 @@ enum LeafRowFilter {
         var ends = NodeImage(integers: kept, width: endsWidth)
         var flags = NodeImage(integers: kept, width: nullsKept > 0 ? 1 : 0)
         var image = NodeImage(flags: 0x10, width: total == 0 ? 0 : 1, count: total, payloadCount: total)
-        // Second pass, over ranges checked by the first: `at` is where the next kept value
-        // starts in the new blob; the pending run [runStart, runEnd) of the old blob goes to
-        // `runTarget` when a value that does not follow it (or a null) comes.
+        // Second pass, over ranges checked by the first. Where every kept value fits one
+        // whole copy, rows go first through the branch-free copy (`wholeValues`); the rows
+        // after it stopped, run by run: `at` is where the next kept value starts in the new
+        // blob; the pending run [runStart, runEnd) of the old blob goes to `runTarget` when a
+        // value that does not follow it (or a null) comes.
+        let wholeCopies = copiesWholeValues && longest <= wholeCopy && endsWidth >= 8
         keep.withUnsafeBufferPointer { keep in
             image.withPayload { out in
                 ends.withPayload { endsOut in
                     flags.withPayload { flagsOut in
-                        var at = 0, k = 0, previousEnd = 0
+                        var (first, at, k, previousEnd) = (0, 0, 0, 0)
+                        if wholeCopies, let from = bytes.baseAddress, let to = out.baseAddress, let last = keep.lastIndex(of: true) {
+                            (first, at, k, previousEnd) = wholeValues(keep, last: last, offsets: offsets, nulls: nulls, from: from, size: bytes.count,
+                                                                      to: to, total: total, ends: endsOut, endsWidth: endsWidth,
+                                                                      flags: nullsKept > 0 ? flagsOut : nil)
+                        }
                         var runStart = 0, runEnd = 0, runTarget = 0
                         func flush() {
                             if runEnd > runStart {
@@ -242,7 +256,7 @@ enum LeafRowFilter {
                             runStart = 0
                             runEnd = 0
                         }
-                        for r in 0..<keep.count {
+                        for r in first..<keep.count {
                             let end = Int(offsets.int(r))
                             if keep[r] {
                                 if nulls.int(r) != 0 {
@@ -274,6 +288,43 @@ enum LeafRowFilter {
         leaf.setChild(1, image.node)
         leaf.setChild(2, flags.node)
         return leaf
+    }
+
+    /// Bytes the branch-free copy moves per row: a medium string's longest value, 63 bytes,
+    /// and its terminator (§9.4.2).
+    static let wholeCopy = 64
+
+    /// Medium strings' second pass without a branch per row (a mass removal keeps rows at
+    /// random): from row 0 on, each row's `wholeCopy` bytes from its start are copied to `at`
+    /// whatever the row, its end stored as element `k` of `ends` and its null flag or'ed in;
+    /// `at` and `k` move on only past a kept row, so what a removed row wrote is overwritten
+    /// by the next kept one, and the bytes a kept value's copy wrote past its end by the
+    /// values after it. A kept null becomes one 0 byte. For `ends` of width ≥ 8 (stores that
+    /// overwrite) and kept values of at most `wholeCopy` bytes, as the first pass found them.
+    /// Stops after the last kept row, or where a copy would read past the old blob (or from
+    /// before it: a removed row's offsets are not checked) or write past the new one, and
+    /// returns the row it stopped at with `at`, `k` and that row's start, for the run-by-run
+    /// copy to go on from.
+    @inline(__always)
+    private static func wholeValues(_ keep: UnsafeBufferPointer<Bool>, last: Int, offsets: PackedInts, nulls: PackedInts,
+                                    from: UnsafeRawPointer, size: Int, to: UnsafeMutableRawPointer, total: Int,
+                                    ends: UnsafeMutableRawBufferPointer, endsWidth: Int,
+                                    flags: UnsafeMutableRawBufferPointer?) -> (row: Int, at: Int, k: Int, previousEnd: Int) {
+        var r = 0, at = 0, k = 0, previousEnd = 0
+        while r <= last, at &+ wholeCopy <= total, previousEnd >= 0, previousEnd &+ wholeCopy <= size {
+            let end = Int(offsets.int(r))
+            let kept = Int(bit(keep[r])), isNull = Int(bit(nulls.int(r) != 0))
+            (to + at).copyMemory(from: from + previousEnd, byteCount: wholeCopy)
+            // A null's byte is 0 (the mask is 0 for a null, 0xFF otherwise).
+            to.storeBytes(of: to.load(fromByteOffset: at, as: UInt8.self) & UInt8(truncatingIfNeeded: isNull &- 1), toByteOffset: at, as: UInt8.self)
+            at &+= kept &* (isNull != 0 ? 1 : end &- previousEnd)
+            store(ends, width: endsWidth, k, at)
+            if let flags { flags[k >> 3] |= UInt8(truncatingIfNeeded: kept & isNull) << UInt8(k & 7) }
+            k &+= kept
+            previousEnd = end
+            r &+= 1
+        }
+        return (r, at, k, previousEnd)
     }
 
     /// Stores `v` (≥ 0, fits `width`) as element `i` of a zeroed integer payload (§4.3).

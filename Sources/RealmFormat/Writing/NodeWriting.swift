@@ -118,6 +118,10 @@ public enum NodeWriting {
 extension MutableNode {
     /// The node's bytes in the file, given the final value of every slot (children's refs).
     func encoded(slots: [Int64]) -> [UInt8] {
+        // A node given in its file form is those bytes: the same array is handed on (shared,
+        // copy-on-write), not copied into a new one — a mass removal's commit writes tens of
+        // thousands of filtered column leaves.
+        if case let .image(bytes) = storage { return bytes }
         var out = [UInt8]()
         encode(slots: slots, into: &out)
         return out

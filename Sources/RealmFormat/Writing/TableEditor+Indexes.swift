@@ -20,6 +20,12 @@ extension TableEditor {
     /// Replaces the index of column `c` by one holding every object now in the table (§12.4:
     /// the same entries, whatever order built them); the old tree's space is released.
     func rebuildIndex(_ c: Int) throws(FormatError) {
+        if let built = try rebuiltFromCommittedEntries(c) {
+            try transaction.releaseSubtree(try indexRoot(c))
+            indexRoots[c] = built
+            if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
+            return
+        }
         var entries: PendingIndexEntries
         if let (values, keys) = try keptIntEntries(column: c) {
             // A required int column (a primary key): values and ObjKeys as plain arrays.
@@ -37,6 +43,44 @@ extension TableEditor {
         if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
         pendingIndex[c] = entries
         try flushPendingIndex(c)
+    }
+
+    /// The index of int column `c` built anew from the committed index's own entries, those
+    /// of the objects still in the table, read in index order (`singleEntries`): no value is
+    /// read and nothing sorted. Only for an index this transaction has not changed (so it lists
+    /// exactly the committed objects with their committed values, and removals are all that
+    /// happened to the column's objects since: a mass removal flushes pending entries first,
+    /// which changes the tree); nil otherwise, or when the scan declines.
+    func rebuiltFromCommittedEntries(_ c: Int) throws(FormatError) -> MutableNode? {
+        guard options.rebuildsIndexesFromCommittedEntries, columns[c].type == .int, !indexesBuiltAtFinish.contains(c),
+              pendingIndex[c]?.isEmpty ?? true, objectCount > 0, let ref = try unchangedIndexRef(c),
+              let lowest = leaves.first?.keys.first, let highest = leaves.last?.keys.last,
+              // Two bits per key of the range, refused when the keys are spread much wider than
+              // the objects (they must stay cheap next to a value per object); keys from disk
+              // may be anything, so the spread is computed without overflowing.
+              case let (spread, overflow) = highest.subtractingReportingOverflow(lowest),
+              !overflow, spread >= 0, spread < Int64(64 * objectCount + 4096) else { return nil }
+        var kept = KeptObjKeys(lowest: lowest, highest: highest)
+        for leaf in leaves {
+            for key in leaf.keys { guard kept.insert(key) else { return nil } }
+        }
+        guard kept.count == objectCount else { return nil }
+        snapshot.resetWorkBudget()
+        // A damaged index is not an error here: the general path rebuilds from the values.
+        guard let scanned = (try? SearchIndexReader(snapshot: snapshot, rootRef: ref).singleEntries(keeping: kept)) ?? nil else { return nil }
+        return try indexWriter(c).build(distinctLevelKeys: scanned.levelKeys, objKeys: scanned.objKeys, unique: c == primaryKeyColumn)
+    }
+
+    /// The committed root of column `c`'s index while this transaction has not changed it
+    /// (not loaded, or loaded and unchanged below); nil once it has.
+    func unchangedIndexRef(_ c: Int) throws(FormatError) -> Int? {
+        if let root = indexRoots[c] { return root.needsWrite ? nil : root.originalRef }
+        guard let indexes = try transaction.child(top, 4) else { return nil }
+        let slot = columns[c].key.leafIndex
+        if let loaded = indexes.loadedChild(slot) { return loaded.needsWrite ? nil : loaded.originalRef }
+        guard slot >= 0, slot < indexes.count else { return nil }
+        let v = indexes.integers[slot]
+        return v != 0 && v & 1 == 0 ? Int(v) : nil
     }
 
     /// Every object's value and ObjKey of a required int column, in leaf order, read in place

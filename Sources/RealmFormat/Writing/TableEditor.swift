@@ -32,7 +32,14 @@ public final class TableEditor {
         /// Whether `finish()` keeps an updated leaf's committed keys array by ref (the fast
         /// path); off, the general path encodes the keys again.
         public var keepsUnchangedKeys: Bool
-        public init(keepsUnchangedKeys: Bool = true) { self.keepsUnchangedKeys = keepsUnchangedKeys }
+        /// Whether a mass removal rebuilds an int column's index from the committed index's
+        /// own entries, read in index order with the removed objects' dropped (the fast path);
+        /// off, the general path reads every kept value and sorts the entries.
+        public var rebuildsIndexesFromCommittedEntries: Bool
+        public init(keepsUnchangedKeys: Bool = true, rebuildsIndexesFromCommittedEntries: Bool = true) {
+            self.keepsUnchangedKeys = keepsUnchangedKeys
+            self.rebuildsIndexesFromCommittedEntries = rebuildsIndexesFromCommittedEntries
+        }
     }
     public let options: Options
     /// A removal of at least this many objects, and of a third of the table, rebuilds indexes.
