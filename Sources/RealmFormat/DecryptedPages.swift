@@ -24,9 +24,6 @@ final class DecryptedPages: @unchecked Sendable {
     private let key: EncryptionKey
     /// Ciphers not in use; a thread takes one per page (`PageCipher` is not thread-safe).
     private let ciphers = Mutex<[PageCipher]>([])
-    /// Set once a scan has asked for many pages: ciphers then take libcrypto's fast AES
-    /// (`PageCipher.preferAccelerated`) instead of running out their table pages first.
-    private let manyPages = Atomic<Bool>(false)
 
     private static let encrypted: UInt8 = 0, ready: UInt8 = 1, claimed: UInt8 = 2
 
@@ -94,7 +91,6 @@ final class DecryptedPages: @unchecked Sendable {
         }
         commitChunk(of: i)
         let cipher = ciphers.withLock { $0.popLast() } ?? PageCipher(key: key)
-        if manyPages.load(ordering: .relaxed) { cipher.preferAccelerated() }
         defer { ciphers.withLock { $0.append(cipher) } }
         do {
             let start = i * PageCipher.pageSize
@@ -126,7 +122,6 @@ final class DecryptedPages: @unchecked Sendable {
     /// own read of it reports the error.
     func prefetch(nodes refs: [Int], of image: ByteImage) {
         guard refs.count >= Self.prefetchMinimum else { return }
-        manyPages.store(true, ordering: .relaxed)
         let half = refs.count / 2
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             for ref in refs[(part == 0 ? 0 : half)..<(part == 0 ? half : refs.count)] where ref != 0 {

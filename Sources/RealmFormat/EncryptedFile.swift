@@ -104,7 +104,6 @@ public enum EncryptedFile {
         let pages = plain.count / page
         guard pages > 0 else { throw .notARealmFile(reason: "nothing to encrypt") }
         let cipher = PageCipher(key: key)
-        if pages > PageCipher.tablePages { cipher.preferAccelerated() }
         var out = [UInt8](repeating: 0, count: dataOffset(pages - 1) + page)
         var encrypted = [UInt8](repeating: 0, count: page)
         for i in 0..<pages {

@@ -9,27 +9,12 @@ import CCrypto
 /// encrypted 1M-row file touches ~8,000 pages). Not thread-safe: one thread at a time uses it
 /// (`DecryptedPages` hands its ciphers out from a pool, one per page being decrypted), hence
 /// `@unchecked Sendable`.
-///
-/// Two AES implementations of libcrypto, chosen by how much there is to do. EVP's (AES-NI,
-/// ~0.8 µs a page) costs ~7 million instructions the first time a process sets one up
-/// (OpenSSL 3 fetches and builds every cipher of its provider), about 2.5 ms; the low-level
-/// `AES_cbc_encrypt` (tables, ~15 µs a page) needs no set-up. A cipher does its first
-/// `tablePages` pages with the tables — all that `info`, a lookup or a short write touch —
-/// and every later one with EVP; a caller that knows it is about to do many (a scan's
-/// prefetch, encrypting a whole file) asks for EVP at once (`preferAccelerated`). Both give
-/// the same bytes (`PageCipherTests`).
 final class PageCipher: @unchecked Sendable {
     static let pageSize = 4096
     static let macSize = PageMAC.size
-    /// Break-even is ~170 pages (2.5 ms of set-up over 14 µs saved a page); switching well
-    /// before it bounds what a long job loses to the tables to under a millisecond.
-    static let tablePages = 48
 
     private let aesKey: [UInt8]
     private let mac: PageMAC
-    private var tablePagesLeft = PageCipher.tablePages
-    private var decryptSchedule: AES_KEY?
-    private var encryptSchedule: AES_KEY?
     private var decryptContext: OpaquePointer?
     private var encryptContext: OpaquePointer?
 
@@ -48,17 +33,10 @@ final class PageCipher: @unchecked Sendable {
         mac.authenticate(data, into: out)
     }
 
-    /// From now on every page goes through EVP (the caller has many to do).
-    func preferAccelerated() { tablePagesLeft = 0 }
-
     /// Decrypts (or encrypts) one page with the 16-byte IV; false if libcrypto fails.
     func crypt(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, iv: UnsafeRawBufferPointer, encrypt: Bool) -> Bool {
-        guard iv.count == 16, output.count >= input.count, input.count % 16 == 0 else { return false }
-        if tablePagesLeft > 0 {
-            tablePagesLeft -= 1
-            return tableCrypt(input, into: output, iv: iv, encrypt: encrypt)
-        }
-        guard let ctx = cipherReady(encrypt: encrypt) else { return false }
+        guard iv.count == 16, output.count >= input.count, input.count % 16 == 0,
+              let ctx = cipherReady(encrypt: encrypt) else { return false }
         // Cipher and key stay as set up; only the IV is new.
         guard EVP_CipherInit_ex(ctx, nil, nil, nil, iv.baseAddress!.assumingMemoryBound(to: UInt8.self), encrypt ? 1 : 0) == 1 else { return false }
         var written: Int32 = 0
@@ -73,44 +51,46 @@ final class PageCipher: @unchecked Sendable {
         iv.withUnsafeBytes { crypt(input, into: output, iv: $0, encrypt: encrypt) }
     }
 
-    /// The low-level AES of libcrypto, its key schedule made on first use per direction.
-    private func tableCrypt(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, iv: UnsafeRawBufferPointer, encrypt: Bool) -> Bool {
-        guard var schedule = (encrypt ? encryptSchedule : decryptSchedule) ?? makeSchedule(encrypt: encrypt) else { return false }
-        var chain = (UInt64(0), UInt64(0))            // AES_cbc_encrypt advances the IV it is given
-        withUnsafeMutableBytes(of: &chain) { $0.copyMemory(from: iv) }
-        withUnsafeMutableBytes(of: &chain) { c in
-            AES_cbc_encrypt(input.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                            output.baseAddress!.assumingMemoryBound(to: UInt8.self), input.count, &schedule,
-                            c.baseAddress!.assumingMemoryBound(to: UInt8.self), encrypt ? AES_ENCRYPT : AES_DECRYPT)
-        }
-        return true
-    }
-
-    private func makeSchedule(encrypt: Bool) -> AES_KEY? {
-        var schedule = AES_KEY()
-        let status = aesKey.withUnsafeBufferPointer { key in
-            encrypt ? AES_set_encrypt_key(key.baseAddress, 256, &schedule) : AES_set_decrypt_key(key.baseAddress, 256, &schedule)
-        }
-        guard status == 0 else { return nil }
-        if encrypt { encryptSchedule = schedule } else { decryptSchedule = schedule }
-        return schedule
-    }
-
-    /// The EVP context of one direction, made and keyed on first use (AES's decryption key
+    /// The context of one direction, made and keyed on first use (AES's decryption key
     /// schedule differs from its encryption one, so each direction keeps its own).
     private func cipherReady(encrypt: Bool) -> OpaquePointer? {
         if let c = encrypt ? encryptContext : decryptContext { return c }
-        guard Self.libcryptoReady, let ctx = EVP_CIPHER_CTX_new() else { return nil }
+        guard let cipher = Self.aes256CBC, let ctx = EVP_CIPHER_CTX_new() else { return nil }
         let ok = aesKey.withUnsafeBytes { key in
-            EVP_CipherInit_ex(ctx, EVP_aes_256_cbc(), nil, key.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, encrypt ? 1 : 0) == 1
+            EVP_CipherInit_ex(ctx, cipher, nil, key.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, encrypt ? 1 : 0) == 1
         }
         guard ok, EVP_CIPHER_CTX_set_padding(ctx, 0) == 1 else { EVP_CIPHER_CTX_free(ctx); return nil }
         if encrypt { encryptContext = ctx } else { decryptContext = ctx }
         return ctx
     }
 
-    /// libcrypto initialized without reading the system's OpenSSL configuration: realmsh uses
-    /// nothing it could configure, and reading it costs ~2 million instructions.
+    /// AES-256-CBC as a method of our own over the functions of libcrypto's built-in
+    /// `EVP_aes_256_cbc()` (its AES-NI code where the CPU has it), made once per process.
+    ///
+    /// Why not that cipher itself: OpenSSL 3 answers its first use by fetching it from the
+    /// default provider, which builds every cipher the provider has — ~7 million instructions,
+    /// about 2.5 ms, more than `realmsh info` or a count scan of an encrypted file spends on
+    /// everything else. A cipher made with `EVP_CIPHER_meth_new` is used as it is, with no
+    /// fetch. Should a libcrypto have no built-in functions for it, the provider's is used.
+    /// Both give the same bytes (`PageCipherTests`). libcrypto is initialized without reading
+    /// the system's OpenSSL configuration (nothing realmsh uses is configurable; ~2M instructions).
+    // nonisolated(unsafe): made once (a lazy static), never changed after; libcrypto only reads it.
+    nonisolated(unsafe) private static let aes256CBC: OpaquePointer? = {
+        guard libcryptoReady, let builtIn = EVP_aes_256_cbc() else { return nil }
+        guard let initialize = EVP_CIPHER_meth_get_init(builtIn), let run = EVP_CIPHER_meth_get_do_cipher(builtIn),
+              let method = EVP_CIPHER_meth_new(EVP_CIPHER_get_nid(builtIn), EVP_CIPHER_get_block_size(builtIn),
+                                               EVP_CIPHER_get_key_length(builtIn)) else { return builtIn }
+        guard EVP_CIPHER_meth_set_iv_length(method, EVP_CIPHER_get_iv_length(builtIn)) == 1,
+              EVP_CIPHER_meth_set_flags(method, EVP_CIPHER_get_flags(builtIn)) == 1,
+              EVP_CIPHER_meth_set_impl_ctx_size(method, EVP_CIPHER_impl_ctx_size(builtIn)) == 1,
+              EVP_CIPHER_meth_set_init(method, initialize) == 1,
+              EVP_CIPHER_meth_set_do_cipher(method, run) == 1 else {
+            EVP_CIPHER_meth_free(method)
+            return builtIn
+        }
+        return method
+    }()
+
     private static let libcryptoReady: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_LOAD_CONFIG), nil) == 1
 
     /// `n` random bytes from libcrypto's CSPRNG.

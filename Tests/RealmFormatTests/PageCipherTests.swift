@@ -2,8 +2,7 @@ import CCrypto
 @testable import RealmFormat
 import XCTest
 
-/// The page cipher's two AES implementations give the same bytes, and its HMAC-SHA224 is the
-/// standard one (realm-format.md §14.1, §14.5) — the encrypted fixtures pin both against files
+/// The page cipher's AES-256-CBC and HMAC-SHA224 are the standard ones (realm-format.md §14.1, §14.5) — the encrypted fixtures pin both against files
 /// Realm wrote; these pin them on inputs no fixture happens to hold.
 final class PageCipherTests: XCTestCase {
     private func randomBytes(_ n: Int, _ rng: inout SystemRandomNumberGenerator) -> [UInt8] {
@@ -41,25 +40,34 @@ final class PageCipherTests: XCTestCase {
         }
     }
 
-    /// A fresh cipher uses the table AES for its first `tablePages` pages, then EVP; one that
-    /// was told to prefer EVP uses it from the first page. Run past the switch, both directions.
-    func testTableAndAcceleratedAESGiveTheSameBytes() throws {
+    /// The cipher realmsh makes of libcrypto's built-in AES functions (no provider fetch)
+    /// gives the bytes of the provider's AES-256-CBC, both directions, random keys and IVs.
+    func testPageCipherMatchesTheProvidersAES256CBC() throws {
         var rng = SystemRandomNumberGenerator()
-        let key = try EncryptionKey(contents: randomBytes(64, &rng))
-        let fresh = PageCipher(key: key), accelerated = PageCipher(key: key)
-        accelerated.preferAccelerated()
-        for n in 0..<(PageCipher.tablePages + 20) {
-            let page = randomBytes(PageCipher.pageSize, &rng), iv = randomBytes(16, &rng)
-            for encrypt in [true, false] {
-                var a = [UInt8](repeating: 0, count: page.count), b = a
-                let okA = page.withUnsafeBytes { p in a.withUnsafeMutableBytes { fresh.crypt(p, into: $0, iv: iv, encrypt: encrypt) } }
-                let okB = page.withUnsafeBytes { p in b.withUnsafeMutableBytes { accelerated.crypt(p, into: $0, iv: iv, encrypt: encrypt) } }
-                XCTAssertTrue(okA && okB, "page \(n)")
-                XCTAssertEqual(a, b, "page \(n), \(encrypt ? "encrypting" : "decrypting")")
-                if encrypt {
-                    var back = [UInt8](repeating: 0, count: page.count)
-                    _ = a.withUnsafeBytes { e in back.withUnsafeMutableBytes { fresh.crypt(e, into: $0, iv: iv, encrypt: false) } }
-                    XCTAssertEqual(back, page, "page \(n) decrypts to what was encrypted")
+        guard let reference = EVP_CIPHER_fetch(nil, "AES-256-CBC", nil) else { return XCTFail("no AES-256-CBC in libcrypto") }
+        defer { EVP_CIPHER_free(reference) }
+        func referenceCrypt(_ input: [UInt8], key: [UInt8], iv: [UInt8], encrypt: Bool) -> [UInt8] {
+            let ctx = EVP_CIPHER_CTX_new()
+            defer { EVP_CIPHER_CTX_free(ctx) }
+            var out = [UInt8](repeating: 0, count: input.count + 16)
+            var n: Int32 = 0, tail: Int32 = 0
+            XCTAssertEqual(EVP_CipherInit_ex(ctx, reference, nil, key, iv, encrypt ? 1 : 0), 1)
+            XCTAssertEqual(EVP_CIPHER_CTX_set_padding(ctx, 0), 1)
+            XCTAssertEqual(EVP_CipherUpdate(ctx, &out, &n, input, Int32(input.count)), 1)
+            XCTAssertEqual(EVP_CipherFinal_ex(ctx, &out[Int(n)], &tail), 1)
+            return Array(out[0..<Int(n + tail)])
+        }
+        for k in 0..<8 {
+            let keyBytes = randomBytes(64, &rng)
+            let cipher = PageCipher(key: try EncryptionKey(contents: keyBytes))
+            for n in 0..<10 {
+                let page = randomBytes(PageCipher.pageSize, &rng), iv = randomBytes(16, &rng)
+                for encrypt in [true, false] {
+                    var out = [UInt8](repeating: 0, count: page.count)
+                    let ok = page.withUnsafeBytes { p in out.withUnsafeMutableBytes { cipher.crypt(p, into: $0, iv: iv, encrypt: encrypt) } }
+                    XCTAssertTrue(ok, "key \(k), page \(n)")
+                    XCTAssertEqual(out, referenceCrypt(page, key: Array(keyBytes[0..<32]), iv: iv, encrypt: encrypt),
+                                   "key \(k), page \(n), \(encrypt ? "encrypting" : "decrypting")")
                 }
             }
         }
