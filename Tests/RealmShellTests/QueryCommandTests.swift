@@ -8,6 +8,29 @@ final class QueryCommandTests: XCTestCase {
     let basic = Fixtures.path("realm-core/basic.realm")
     let alltypes = Fixtures.path("realm-core/alltypes.realm")
 
+    /// `--format count` counts without listing rows (`Query.count`: bits, index entries, leaf
+    /// by leaf); it prints what the listed results number, whatever the query's shape.
+    func testCountFormatGivesTheNumberOfListedResults() throws {
+        let cases: [(String, String, [String])] = [
+            (basic, "Person", ["age > 30"]), (basic, "Person", ["age == 42"]), (basic, "Person", ["TRUEPREDICATE"]),
+            (basic, "Person", ["age > 30 SORT(name ASC)"]), (basic, "Person", ["TRUEPREDICATE DISTINCT(age)"]),
+            (basic, "Person", ["age > 20 LIMIT(3)"]), (basic, "Person", ["age > 20", "--limit", "2"]),
+            (basic, "Dog", ["owner.name BEGINSWITH 'A'"]), (basic, "Dog", ["age != 5"]),
+            (basic, "Person", ["email == nil"]), (basic, "Person", ["name CONTAINS[c] 'o'"]),
+        ]
+        for (file, className, rest) in cases {
+            let listed = realmsh(["query", "--format", "jsonl", file, className] + rest)
+            XCTAssertEqual(listed.code, 0, listed.stderr)
+            let n = listed.stdout.filter { $0 == 10 }.count
+            let counted = realmsh(["query", "--format", "count", file, className] + rest)
+            XCTAssertEqual(counted.code, 0, counted.stderr)
+            XCTAssertEqual(counted.out, "\(n)\n", "\(className) \(rest)")
+        }
+        let bad = realmsh("query", "--format", "count", basic, "Person", "age == ")
+        XCTAssertEqual(bad.code, 65)
+        XCTAssertTrue(bad.stderr.contains("^"), bad.stderr)
+    }
+
     func testJSONIsTheDumpsEncodingOfEachObjectInResultOrder() throws {
         // Laid out on a terminal; compact, one object per line, when piped.
         let run = realmsh(["query", "--format", "json", basic, "Dog", "age > 4 SORT(age DESC)"], terminal: true)

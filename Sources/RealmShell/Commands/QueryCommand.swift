@@ -64,11 +64,16 @@ struct QueryCommand: Command {
         query.arguments = arguments
         query.argumentsJSON = argumentsJSON
         query.limit = limit
-        let results = try query.results(in: open.file)
-        do {
-            try context.results.present(results, format: format, limit: limit, io: io)
-        } catch {
-            throw ShellError.from(error, path: path)
+        if format is CountFormat {
+            // The number alone: counted without a row list (an index's entries, bits, leaves).
+            io.stdout.write(CountFormat.line(try query.count(in: open.file)))
+        } else {
+            let results = try query.results(in: open.file)
+            do {
+                try context.results.present(results, format: format, limit: limit, io: io)
+            } catch {
+                throw ShellError.from(error, path: path)
+            }
         }
         if let s = io.stdout as? FileSink, s.failed { return .ioError }
         open.writerWarning(io)

@@ -77,6 +77,34 @@ extension ShortQuery {
     /// Runs the query on `file`: the matching objects (after following `path`, at most
     /// `limit`), as `query` and the shell present them.
     func results(in file: RealmFile) throws(ShellError) -> QueryResults {
+        let (objectClass, query) = try prepared(in: file)
+        var rows: [Int]
+        do {
+            rows = try query.rows()
+        } catch {
+            throw shellError(error, file: file)
+        }
+        var resultClass = objectClass
+        if !path.isEmpty { (resultClass, rows) = try follow(path, from: objectClass, rows: rows, in: file) }
+        if let limit, rows.count > limit { rows.removeLast(rows.count - limit) }
+        return QueryResults(file: file, objectClass: resultClass, rows: rows)
+    }
+
+    /// How many objects `results` would give, without listing them when no links are
+    /// followed: `Query.count` counts bits, or entries of an index, or leaf by leaf.
+    func count(in file: RealmFile) throws(ShellError) -> Int {
+        guard path.isEmpty else { return try results(in: file).rows.count }
+        let (_, query) = try prepared(in: file)
+        do {
+            let n = try query.count()
+            return limit.map { min($0, n) } ?? n
+        } catch {
+            throw shellError(error, file: file)
+        }
+    }
+
+    /// The class and the parsed query, arguments bound.
+    private func prepared(in file: RealmFile) throws(ShellError) -> (ObjectClass, Query) {
         guard let objectClass = file.objectClass(named: className) else { throw unknownClass(className, in: file) }
         let store = ObjectStore(snapshot: file.snapshot)
         guard let table = store.table(className: className) else { throw unknownClass(className, in: file) }
@@ -88,18 +116,16 @@ extension ShortQuery {
         } else {
             values = arguments.map(QueryArgument.literal)
         }
-        var rows: [Int]
         do {
-            rows = try Query(store: store, table: table, predicate, arguments: values).rows()
-        } catch let error as QueryError {
-            throw ShellError(render(error), code: .dataError)
+            return (objectClass, try Query(store: store, table: table, predicate, arguments: values))
         } catch {
-            throw ShellError.from(error, path: file.path)
+            throw shellError(error, file: file)
         }
-        var resultClass = objectClass
-        if !path.isEmpty { (resultClass, rows) = try follow(path, from: objectClass, rows: rows, in: file) }
-        if let limit, rows.count > limit { rows.removeLast(rows.count - limit) }
-        return QueryResults(file: file, objectClass: resultClass, rows: rows)
+    }
+
+    private func shellError(_ error: any Error, file: RealmFile) -> ShellError {
+        if let error = error as? QueryError { return ShellError(render(error), code: .dataError) }
+        return ShellError.from(error, path: file.path)
     }
 
     /// The objects the links `path` of the objects at `rows` point to, each once, in order.

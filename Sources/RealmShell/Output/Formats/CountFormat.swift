@@ -5,6 +5,8 @@ struct CountFormat: ResultFormat {
     var listsObjects: Bool { false }
 
     func write(_ results: QueryResults, to output: ResultOutput) throws {
-        output.sink.write(Array("\(results.rows.count)\n".utf8))
+        output.sink.write(Self.line(results.rows.count))
     }
+
+    static func line(_ count: Int) -> [UInt8] { Array("\(count)\n".utf8) }
 }
