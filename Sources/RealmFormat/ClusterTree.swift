@@ -54,6 +54,63 @@ public struct ClusterTree {
         return try leaf(root, base: 0).count
     }
 
+    /// The leaf that would hold ObjKey `key` and the row of `key` in it, found by descending
+    /// from the root (§8.2: child `j` of an inner node holds the keys from its offset up to
+    /// the next child's); nil when no object has that key. O(depth) nodes read, where
+    /// `forEachLeaf` reads every leaf. The row's key is compared, so a tree whose offsets do
+    /// not follow that rule yields nil, never another object.
+    public func leaf(containing key: Int64) throws(FormatError) -> (leaf: ClusterLeaf, row: Int)? {
+        guard key >= 0 else { return nil }
+        var ref = rootRef, base: UInt64 = 0
+        let wanted = UInt64(key)
+        for _ in 0...Self.maxDepth {
+            let node = try snapshot.node(ref)
+            guard node.hasRefs, node.count >= 1 else {
+                throw .corrupt(offset: ref, reason: "cluster node is not a has-refs array")
+            }
+            if !node.isInner {
+                let leaf = try leaf(node, base: base)
+                var a = 0, b = leaf.count
+                while a < b {
+                    let mid = (a + b) / 2
+                    if leaf.objectKey(mid) < key { a = mid + 1 } else { b = mid }
+                }
+                return a < leaf.count && leaf.objectKey(a) == key ? (leaf, a) : nil
+            }
+            guard node.count >= 3, let depth = node.tagged(1), depth >= 1, depth <= UInt64(Self.maxDepth) else {
+                throw .corrupt(offset: ref, reason: "cluster inner node has no valid depth")
+            }
+            let children = node.count - 3
+            guard children > 0, wanted >= base else { return nil }
+            let relative = wanted - base
+            var j: Int, offset: UInt64
+            if let r = node.ref(0) {
+                let offsets = try snapshot.node(r)
+                guard offsets.count == children, !offsets.hasRefs else {
+                    throw .corrupt(offset: r, reason: "cluster key offsets do not match \(children) children")
+                }
+                // The last child whose offset is at most the key.
+                var a = 0, b = children
+                while a < b {
+                    let mid = (a + b) / 2
+                    if offsets.unsigned(mid) <= relative { a = mid + 1 } else { b = mid }
+                }
+                guard a > 0 else { return nil }
+                j = a - 1
+                offset = offsets.unsigned(j)
+            } else {
+                j = Int(min(relative >> (Self.shift * depth), UInt64(children - 1)))
+                offset = UInt64(j) << (Self.shift * depth)
+            }
+            guard let child = node.ref(3 + j) else {
+                throw .corrupt(offset: ref, reason: "cluster inner node child \(j) is not a ref")
+            }
+            ref = child
+            base = base &+ offset
+        }
+        throw .corrupt(offset: rootRef, reason: "cluster tree deeper than \(Self.maxDepth) levels")
+    }
+
     private func visit(_ ref: Int, base: UInt64, expectedDepth: Int?, _ body: (ClusterLeaf) throws(FormatError) -> Void) throws(FormatError) {
         let node = try snapshot.node(ref)
         guard node.hasRefs, node.count >= 1 else {
