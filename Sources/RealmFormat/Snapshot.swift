@@ -136,6 +136,9 @@ public final class Snapshot {
         return out
     }
 
+    /// The leaf list of the tree at `rootRef` if a reader has already made it, else nil.
+    public func cachedClusterLeaves(rootRef: Int) -> [(leaf: ClusterLeaf, start: Int)]? { leafLists[rootRef] }
+
     /// The ref of column `leafIndex`'s leaf in each cluster leaf of the tree at `rootRef`, in
     /// leaf order (0 where a leaf has no ref in that slot). Kept like the leaf list: a scan then
     /// reads the refs from one flat array instead of from each cluster leaf node, which lie all

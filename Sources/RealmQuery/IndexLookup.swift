@@ -21,11 +21,15 @@ extension Evaluator {
     /// (see above); nil when it cannot be (the caller evaluates instead).
     func indexCount(_ d: DirectCondition) throws -> Int? {
         guard let (reader, v) = intIndex(d), let root = table.table.clusterRef, !table.isHidden else { return nil }
-        // Only the objects the index names are looked at, each by a descent from the root:
-        // no list of the table's leaves (4,000 of them in a 1M-object table).
+        // Only the objects the index names are looked at: in the snapshot's leaf list when a
+        // reader has made it, else each by a descent from the root — a count in a new process
+        // does not list the table's leaves (4,000 of them in a 1M-object table) for two objects.
+        let listed = table.snapshot.cachedClusterLeaves(rootRef: root)
+        if let listed, !leavesHoldProductionKeys(listed) { return nil }
         let tree = ClusterTree(snapshot: table.snapshot, rootRef: root)
         let rootIsLeaf = !(try table.snapshot.node(root).isInner)
         func holds(_ key: Int64) throws -> Bool? {
+            if let listed { return try self.holds(v, key: key, d.column, listed) }
             guard let (leaf, row) = try tree.leaf(containing: key),
                   rootIsLeaf || leaf.count > 4,                    // see leavesHoldProductionKeys
                   let ref = leaf.columnRef(d.column.leafIndex) else { return nil }

@@ -133,6 +133,29 @@ final class IndexedIntTests: XCTestCase {
         }
     }
 
+    /// On a snapshot no reader has listed the leaves of, `indexCount` finds the objects it
+    /// confirms by descending the cluster tree; it answers as it does with the leaf list, and
+    /// still lists no leaves.
+    func testIndexedIntCountsOnAFreshSnapshotDescendTheTree() throws {
+        let (_, listed) = try thing()
+        let fresh = try Snapshot(image: ByteImage(bytes: IndexedIntTests.fileBytes))
+        let t = try XCTUnwrap(ObjectStore(snapshot: fresh).table(className: "Thing"))
+        let root = try XCTUnwrap(t.table.clusterRef)
+        var answered = 0
+        for name in ["n", "opt", "id"] {
+            let column = try XCTUnwrap(t.column(named: name))
+            let decoded = try listed.values(try XCTUnwrap(listed.column(named: name)))
+            for v in Array(Set(decoded.compactMap(\.intValue))).prefix(200) + [12345, -1, 1 << 33] {
+                let d = DirectCondition(column: column, type: .int, op: .equal, value: .int(v))
+                guard let n = try Evaluator(table: t).indexCount(d) else { continue }
+                answered += 1
+                XCTAssertEqual(n, decoded.filter { $0 == .int(v) }.count, "\(name) == \(v) counted by descent")
+            }
+        }
+        XCTAssertGreaterThan(answered, 100)
+        XCTAssertNil(fresh.cachedClusterLeaves(rootRef: root), "no leaf list was made")
+    }
+
     /// `n == v` counted from the index (Query.count → Evaluator.indexCount) and through the
     /// index's bitset path give the scan's answer, for every stored value and some absent ones.
     func testIndexedIntCountsAgreeWithTheScan() throws {
