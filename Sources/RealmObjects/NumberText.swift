@@ -24,15 +24,28 @@ public enum NumberText {
             out.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")])
             return true
         }
-        layout(shortest: m.description.utf8, to: &out)
+        appendShortest(m.description, to: &out)
         return true
     }
 
     public static func append(_ x: Float, to out: inout [UInt8]) -> Bool {
         guard x.isFinite else { return false }
         if x.sign == .minus { out.append(UInt8(ascii: "-")) }
-        layout(shortest: x.magnitude.description.utf8, to: &out)
+        appendShortest(x.magnitude.description, to: &out)
         return true
+    }
+
+    /// Swift's text of a finite magnitude in the dump's layout. Positional text (no `e`) is
+    /// already that layout: Swift writes it only for 1e-4 ≤ x < 2^53-ish, where ECMAScript is
+    /// positional too, with the same digits, `0.` before a fraction and `.0` after a whole
+    /// number; so it is copied (no digit array), and only exponent forms are laid out
+    /// (`layout`; NumberTextTests pins the two against each other).
+    static func appendShortest(_ text: String, to out: inout [UInt8]) {
+        if text.utf8.contains(UInt8(ascii: "e")) {
+            layout(shortest: text.utf8, to: &out)
+        } else {
+            out.append(contentsOf: text.utf8)
+        }
     }
 
     /// Decimal digits of `v`.
