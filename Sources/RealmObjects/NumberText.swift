@@ -49,14 +49,22 @@ public enum NumberText {
     }
 
     /// Decimal digits of `v`.
+    /// The digits are counted first and written from the last one back into their places
+    /// (reversing a slice of `out` copied it: issue #16).
     public static func appendDigits(_ v: UInt64, to out: inout [UInt8]) {
-        let start = out.count
+        var count = 1, rest = v
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        var i = out.count + count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
         var v = v
         repeat {
-            out.append(UInt8(ascii: "0") + UInt8(v % 10))
+            i -= 1
+            out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
             v /= 10
         } while v > 0
-        out[start...].reverse()
     }
 
     public static func appendInt(_ v: Int64, to out: inout [UInt8]) {

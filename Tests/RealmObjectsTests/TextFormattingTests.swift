@@ -50,6 +50,28 @@ final class TextFormattingTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20_000)
     }
 
+    /// `appendInt` / `appendDigits` (digits written back to front in place) give Swift's own
+    /// decimal text, after bytes already in the buffer: the ends of Int64 and UInt64, each
+    /// power of ten and its neighbours, random values.
+    func testIntegerDigitsAreSwiftsDecimalText() {
+        var ints: [Int64] = [0, 1, -1, 9, 10, -10, .max, .min, .max - 1, .min + 1]
+        var p: Int64 = 1
+        for _ in 0..<18 {
+            p *= 10
+            ints += [p - 1, p, p + 1, -p]
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 { ints.append(Int64(bitPattern: rng.next()) >> Int64.random(in: 0...63, using: &rng)) }
+        for v in ints {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            NumberText.appendInt(v, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "x" + String(v))
+        }
+        var out = [UInt8]()
+        NumberText.appendDigits(.max, to: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), String(UInt64.max))
+    }
+
     func testDatesAreUTCWithTrimmedNanoseconds() {
         XCTAssertEqual(DateText.iso8601(Timestamp(seconds: -1, nanoseconds: -500_000_000)), "1969-12-31T23:59:58.5Z")
         XCTAssertEqual(DateText.iso8601(Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)), "9999-12-31T23:59:59.999999999Z")

@@ -191,9 +191,11 @@ struct CSVWriter {
     /// comma, quote, CR or LF (quotes doubled inside), else the bytes as they are.
     static func appendQuotingIfNeeded(_ f: [UInt8], to buffer: inout [UInt8]) {
         var needsQuotes = f.isEmpty
-        for b in f where b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 10 || b == 13 {
-            needsQuotes = true
-            break
+        var i = 0
+        while i < f.count, !needsQuotes {    // by index: no iterator (and no retain) per field
+            let b = f[i]
+            needsQuotes = b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 10 || b == 13
+            i += 1
         }
         guard needsQuotes else {
             buffer.append(contentsOf: f)
