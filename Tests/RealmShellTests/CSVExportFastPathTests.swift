@@ -51,4 +51,30 @@ final class CSVExportFastPathTests: XCTestCase {
         }
         XCTAssertTrue(text.unicodeScalars.contains { $0.value > 0x7f }, "non-ASCII text")
     }
+
+    /// The direct path's quoting (`appendQuotingIfNeeded`) against the general path's
+    /// (`append`) on every field of up to five bytes over a, comma, quote, LF, CR and a
+    /// two-byte é: the fixtures' strings with a newline hold a quote too, so this pins each
+    /// special byte alone, at each place, and the empty field.
+    func testQuotingIsTheGeneralPathsForEveryShortField() throws {
+        let file = try Self.open(Fixtures.directory + "/realm-core/alltypes.realm")
+        let writer = CSVWriter(file: file, objectClass: try XCTUnwrap(file.classes.first))
+        let alphabet: [[UInt8]] = [[UInt8(ascii: "a")], [UInt8(ascii: ",")], [UInt8(ascii: "\"")], [10], [13], [0xC3, 0xA9]]
+        var fields: [[UInt8]] = [[]]
+        var layer: [[UInt8]] = [[]]
+        for _ in 0..<5 {
+            layer = layer.flatMap { f in alphabet.map { f + $0 } }
+            fields += layer
+        }
+        var quoted = 0
+        for f in fields {
+            var general = [UInt8](), direct = [UInt8]()
+            writer.append([f], to: &general)
+            CSVWriter.appendQuotingIfNeeded(f, to: &direct)
+            direct += [13, 10]
+            XCTAssertEqual(direct, general, "\(f)")
+            if general.first == UInt8(ascii: "\"") { quoted += 1 }
+        }
+        XCTAssertGreaterThan(quoted, fields.count / 2, "fields that needed quotes")
+    }
 }

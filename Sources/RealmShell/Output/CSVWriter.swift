@@ -168,7 +168,7 @@ struct CSVWriter {
         return memory.bytes
     }
 
-    private func append(_ fields: [[UInt8]?], to buffer: inout [UInt8]) {
+    func append(_ fields: [[UInt8]?], to buffer: inout [UInt8]) {
         for (i, field) in fields.enumerated() {
             if i > 0 { buffer.append(UInt8(ascii: ",")) }
             guard let f = field else { continue }
