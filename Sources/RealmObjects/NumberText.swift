@@ -24,26 +24,47 @@ public enum NumberText {
             out.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")])
             return true
         }
-        layout(shortest: m.description.utf8, to: &out)
+        appendShortest(m.description, to: &out)
         return true
     }
 
     public static func append(_ x: Float, to out: inout [UInt8]) -> Bool {
         guard x.isFinite else { return false }
         if x.sign == .minus { out.append(UInt8(ascii: "-")) }
-        layout(shortest: x.magnitude.description.utf8, to: &out)
+        appendShortest(x.magnitude.description, to: &out)
         return true
     }
 
+    /// Swift's text of a finite magnitude in the dump's layout. Positional text (no `e`) is
+    /// already that layout: Swift writes it only for 1e-4 ≤ x < 2^53-ish, where ECMAScript is
+    /// positional too, with the same digits, `0.` before a fraction and `.0` after a whole
+    /// number; so it is copied (no digit array), and only exponent forms are laid out
+    /// (`layout`; NumberTextTests pins the two against each other).
+    static func appendShortest(_ text: String, to out: inout [UInt8]) {
+        if text.utf8.contains(UInt8(ascii: "e")) {
+            layout(shortest: text.utf8, to: &out)
+        } else {
+            out.append(contentsOf: text.utf8)
+        }
+    }
+
     /// Decimal digits of `v`.
+    /// The digits are counted first and written from the last one back into their places
+    /// (reversing a slice of `out` copied it: issue #16).
     public static func appendDigits(_ v: UInt64, to out: inout [UInt8]) {
-        let start = out.count
+        var count = 1, rest = v
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        var i = out.count + count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
         var v = v
         repeat {
-            out.append(UInt8(ascii: "0") + UInt8(v % 10))
+            i -= 1
+            out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
             v /= 10
         } while v > 0
-        out[start...].reverse()
     }
 
     public static func appendInt(_ v: Int64, to out: inout [UInt8]) {

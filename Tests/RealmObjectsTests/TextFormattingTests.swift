@@ -19,6 +19,59 @@ final class TextFormattingTests: XCTestCase {
         XCTAssertEqual(NumberText.float(3.14159), "3.14159")
     }
 
+    /// `appendShortest` copies Swift's positional text as it is; `layout` (the general path)
+    /// must give the same bytes for every such text, and both the same for exponent forms:
+    /// random bit patterns (every exponent), decimals of a few digits from 1e-7 to 1e22, the
+    /// edges where Swift and ECMAScript switch to exponents, for doubles and floats.
+    func testCopiedPositionalTextIsWhatTheLayoutGives() {
+        var rng = SystemRandomNumberGenerator()
+        var doubles: [Double] = [1e-4, 1e-5, 9.999e-5, 0.1, 0.5, 1.5, 2.5e15, 1e16, 1e16 + 2, 9_007_199_254_740_993, 1.0000000000000002,
+                                 123_456_789_012_345_680, 1e21, 1e22, 4.35, 69.503, .leastNormalMagnitude, .greatestFiniteMagnitude]
+        for _ in 0..<20_000 { doubles.append(Double(bitPattern: rng.next()).magnitude) }
+        for _ in 0..<20_000 {
+            let scale = [1e-7, 1e-4, 1e-2, 1, 1e3, 1e8, 1e14, 1e16, 1e18, 1e21].randomElement(using: &rng)!
+            doubles.append(Double(Int.random(in: 1...99_999, using: &rng)) / 1000 * scale)
+        }
+        var checked = 0
+        for d in doubles where d.isFinite {
+            var copied = [UInt8](), laidOut = [UInt8]()
+            NumberText.appendShortest(d.description, to: &copied)
+            NumberText.layout(shortest: d.description.utf8, to: &laidOut)
+            XCTAssertEqual(copied, laidOut, "\(d)")
+            let f = Float(d)
+            guard f.isFinite else { continue }
+            copied = []
+            laidOut = []
+            NumberText.appendShortest(f.description, to: &copied)
+            NumberText.layout(shortest: f.description.utf8, to: &laidOut)
+            XCTAssertEqual(copied, laidOut, "\(f)")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 20_000)
+    }
+
+    /// `appendInt` / `appendDigits` (digits written back to front in place) give Swift's own
+    /// decimal text, after bytes already in the buffer: the ends of Int64 and UInt64, each
+    /// power of ten and its neighbours, random values.
+    func testIntegerDigitsAreSwiftsDecimalText() {
+        var ints: [Int64] = [0, 1, -1, 9, 10, -10, .max, .min, .max - 1, .min + 1]
+        var p: Int64 = 1
+        for _ in 0..<18 {
+            p *= 10
+            ints += [p - 1, p, p + 1, -p]
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 { ints.append(Int64(bitPattern: rng.next()) >> Int64.random(in: 0...63, using: &rng)) }
+        for v in ints {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            NumberText.appendInt(v, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "x" + String(v))
+        }
+        var out = [UInt8]()
+        NumberText.appendDigits(.max, to: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), String(UInt64.max))
+    }
+
     func testDatesAreUTCWithTrimmedNanoseconds() {
         XCTAssertEqual(DateText.iso8601(Timestamp(seconds: -1, nanoseconds: -500_000_000)), "1969-12-31T23:59:58.5Z")
         XCTAssertEqual(DateText.iso8601(Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)), "9999-12-31T23:59:59.999999999Z")

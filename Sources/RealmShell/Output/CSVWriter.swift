@@ -17,12 +17,23 @@ struct CSVWriter {
         json = ObjectJSON(file: file)
     }
 
-    /// Every object of the class; `eachObject` after each (progress, cancellation).
-    func write(to sink: ByteSink, eachObject: () throws -> Void) throws {
+    /// Every object of the class; `eachObject` after each (progress, cancellation). Rows are
+    /// written a cluster leaf at a time, each field straight into the buffer (`appendRow`);
+    /// `general`: through `field` and `append` instead, one array per field — the plain path
+    /// the direct one is pinned against (CSVExportFastPathTests).
+    func write(to sink: ByteSink, general: Bool = false, eachObject: () throws -> Void) throws {
         var buffer = header()
-        try file.forEachObject(of: objectClass) { key, values in
-            try eachObject()
-            try appendRow(key, values, to: &buffer)
+        buffer.reserveCapacity(1 << 17)
+        let layout = RowLayout(objectClass)
+        try file.forEachLeaf(of: objectClass) { keys, columns in
+            for (r, key) in keys.enumerated() {
+                try eachObject()
+                if general {
+                    try appendRow(key, columns.lazy.map { $0[r] }, to: &buffer)
+                } else {
+                    try appendRow(key, columns, r, layout, to: &buffer)
+                }
+            }
             if buffer.count > 1 << 16 {
                 sink.write(buffer)
                 buffer.removeAll(keepingCapacity: true)
@@ -34,9 +45,10 @@ struct CSVWriter {
     /// Only the given objects, in the given order (query results).
     func write(objects: [(key: Int64, values: [Value])], to sink: ByteSink) throws {
         var buffer = header()
+        let layout = RowLayout(objectClass)
         for (key, values) in objects {
             try Platform.checkCancellation()
-            try appendRow(key, values, to: &buffer)
+            try appendRow(key, values, layout, to: &buffer)
             if buffer.count > 1 << 16 {
                 sink.write(buffer)
                 buffer.removeAll(keepingCapacity: true)
@@ -54,12 +66,74 @@ struct CSVWriter {
         return buffer
     }
 
+    /// The general path: every field built apart (`field`), then quoted as needed (`append`).
     private func appendRow<Row: Collection<Value>>(_ key: Int64, _ values: Row, to buffer: inout [UInt8]) throws {
         var fields = [[UInt8]?]()
         if objectClass.primaryKey == nil { fields.append(Array(String(key).utf8)) }
         for (p, v) in zip(objectClass.properties, values) { fields.append(try field(p, v)) }
         append(fields, to: &buffer)
     }
+
+    /// What the direct path needs of the class, worked out once rather than per field.
+    struct RowLayout {
+        let properties: [Property]
+        /// Per property: Mixed (its values are JSON, `field`).
+        let mixed: [Bool]
+        let keyColumn: Bool
+
+        init(_ c: ObjectClass) {
+            properties = c.properties
+            mixed = c.properties.map { $0.type == "mixed" }
+            keyColumn = c.primaryKey == nil
+        }
+    }
+
+    /// The direct path, for the object in row `r` of a leaf's decoded columns.
+    private func appendRow(_ key: Int64, _ columns: [[Value]], _ r: Int, _ layout: RowLayout, to buffer: inout [UInt8]) throws {
+        if layout.keyColumn { NumberText.appendInt(key, to: &buffer) }
+        for c in columns.indices {
+            if c > 0 || layout.keyColumn { buffer.append(UInt8(ascii: ",")) }
+            try appendField(c, columns[c][r], layout, to: &buffer)
+        }
+        buffer.append(13)
+        buffer.append(10)
+    }
+
+    private func appendRow(_ key: Int64, _ values: [Value], _ layout: RowLayout, to buffer: inout [UInt8]) throws {
+        if layout.keyColumn { NumberText.appendInt(key, to: &buffer) }
+        for c in values.indices where c < layout.properties.count {
+            if c > 0 || layout.keyColumn { buffer.append(UInt8(ascii: ",")) }
+            try appendField(c, values[c], layout, to: &buffer)
+        }
+        buffer.append(13)
+        buffer.append(10)
+    }
+
+    /// The bytes `field` then `append` give for the value of property `c`, written in place for
+    /// the scalars that fill most tables: numbers, booleans and dates never need quotes (digits,
+    /// `.`, `-`, `+`, `e`, letters, `:`); strings are quoted only when `append` would.
+    private func appendField(_ c: Int, _ v: Value, _ layout: RowLayout, to buffer: inout [UInt8]) throws {
+        if layout.mixed[c] {
+            if case .null = v { return }
+            Self.appendQuotingIfNeeded(try compactJSON(layout.properties[c], v), to: &buffer)
+            return
+        }
+        switch v {
+        case .null: return
+        case let .string(b): Self.appendQuotingIfNeeded(b, to: &buffer)
+        case let .int(i): NumberText.appendInt(i, to: &buffer)
+        case let .bool(b): buffer.append(contentsOf: b ? Self.trueText : Self.falseText)
+        case let .double(d):
+            if !NumberText.append(d, to: &buffer) { buffer.append(contentsOf: NumberText.nonFinite(d).utf8) }
+        case let .float(f):
+            if !NumberText.append(f, to: &buffer) { buffer.append(contentsOf: NumberText.nonFinite(Double(f)).utf8) }
+        case let .timestamp(t): DateText.append(t, to: &buffer)
+        default:
+            if let f = try field(layout.properties[c], v) { Self.appendQuotingIfNeeded(f, to: &buffer) }
+        }
+    }
+
+    private static let trueText = Array("true".utf8), falseText = Array("false".utf8)
 
     /// A field's text; nil for null.
     func field(_ p: Property, _ v: Value) throws -> [UInt8]? {
@@ -94,7 +168,7 @@ struct CSVWriter {
         return memory.bytes
     }
 
-    private func append(_ fields: [[UInt8]?], to buffer: inout [UInt8]) {
+    func append(_ fields: [[UInt8]?], to buffer: inout [UInt8]) {
         for (i, field) in fields.enumerated() {
             if i > 0 { buffer.append(UInt8(ascii: ",")) }
             guard let f = field else { continue }
@@ -111,5 +185,27 @@ struct CSVWriter {
             }
         }
         buffer += [13, 10]
+    }
+
+    /// A non-null field as `append` writes it: RFC 4180 quotes when it is empty or holds a
+    /// comma, quote, CR or LF (quotes doubled inside), else the bytes as they are.
+    static func appendQuotingIfNeeded(_ f: [UInt8], to buffer: inout [UInt8]) {
+        var needsQuotes = f.isEmpty
+        var i = 0
+        while i < f.count, !needsQuotes {    // by index: no iterator (and no retain) per field
+            let b = f[i]
+            needsQuotes = b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 10 || b == 13
+            i += 1
+        }
+        guard needsQuotes else {
+            buffer.append(contentsOf: f)
+            return
+        }
+        buffer.append(UInt8(ascii: "\""))
+        for b in f {
+            if b == UInt8(ascii: "\"") { buffer.append(b) }
+            buffer.append(b)
+        }
+        buffer.append(UInt8(ascii: "\""))
     }
 }
