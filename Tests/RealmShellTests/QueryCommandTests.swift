@@ -8,6 +8,25 @@ final class QueryCommandTests: XCTestCase {
     let basic = Fixtures.path("realm-core/basic.realm")
     let alltypes = Fixtures.path("realm-core/alltypes.realm")
 
+    /// `query --format csv` of every object is `export --format csv` of the class, byte for
+    /// byte, for every class of the realm-core fixtures (the export's fast path is pinned to the
+    /// general one by CSVExportFastPathTests; this pins the query's rows through the same writer).
+    func testCSVOfAllObjectsIsTheClassesCSVExport() throws {
+        var compared = 0
+        for path in Fixtures.allRealmFiles() where path.contains("/realm-core/") && !Fixtures.isEncrypted(path) {
+            let file = try RealmFile(path: path)
+            for c in file.classes where !c.isEmbedded {
+                let queried = realmsh("query", "--format", "csv", path, c.name, "TRUEPREDICATE")
+                let exported = realmsh("export", "--format", "csv", "--class", c.name, path)
+                guard exported.code == 0 else { continue }
+                XCTAssertEqual(queried.code, 0, "\(path) \(c.name): \(queried.stderr)")
+                XCTAssertEqual(queried.out, exported.out, "\(path) \(c.name)")
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 10)
+    }
+
     /// `--format count` counts without listing rows (`Query.count`: bits, index entries, leaf
     /// by leaf); it prints what the listed results number, whatever the query's shape.
     func testCountFormatGivesTheNumberOfListedResults() throws {
