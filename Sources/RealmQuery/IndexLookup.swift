@@ -27,7 +27,7 @@ extension Evaluator {
         let listed = table.snapshot.cachedClusterLeaves(rootRef: root)
         if let listed, !leavesHoldProductionKeys(listed) { return nil }
         let tree = ClusterTree(snapshot: table.snapshot, rootRef: root)
-        let rootIsLeaf = !(try table.snapshot.node(root).isInner)
+        let rootIsLeaf = listed == nil ? !(try table.snapshot.node(root).isInner) : true   // read only to descend
         func holds(_ key: Int64) throws -> Bool? {
             if let listed { return try self.holds(v, key: key, d.column, listed) }
             guard let (leaf, row) = try tree.leaf(containing: key),
