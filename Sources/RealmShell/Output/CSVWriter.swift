@@ -31,7 +31,7 @@ struct CSVWriter {
                 if general {
                     try appendRow(key, columns.lazy.map { $0[r] }, to: &buffer)
                 } else {
-                    try appendRow(key, columns, r, layout, to: &buffer)
+                    try appendRow(key, fields: columns.count, layout, to: &buffer) { columns[$0][r] }
                 }
             }
             if buffer.count > 1 << 16 {
@@ -48,7 +48,7 @@ struct CSVWriter {
         let layout = RowLayout(objectClass)
         for (key, values) in objects {
             try Platform.checkCancellation()
-            try appendRow(key, values, layout, to: &buffer)
+            try appendRow(key, fields: values.count, layout, to: &buffer) { values[$0] }
             if buffer.count > 1 << 16 {
                 sink.write(buffer)
                 buffer.removeAll(keepingCapacity: true)
@@ -88,22 +88,14 @@ struct CSVWriter {
         }
     }
 
-    /// The direct path, for the object in row `r` of a leaf's decoded columns.
-    private func appendRow(_ key: Int64, _ columns: [[Value]], _ r: Int, _ layout: RowLayout, to buffer: inout [UInt8]) throws {
+    /// The direct path: the object whose value of property `c` is `value(c)` (a row of a leaf's
+    /// decoded columns, or a query result's values); fields past the class's properties are
+    /// not written.
+    private func appendRow(_ key: Int64, fields: Int, _ layout: RowLayout, to buffer: inout [UInt8], value: (Int) -> Value) throws {
         if layout.keyColumn { NumberText.appendInt(key, to: &buffer) }
-        for c in columns.indices {
+        for c in 0..<min(fields, layout.properties.count) {
             if c > 0 || layout.keyColumn { buffer.append(UInt8(ascii: ",")) }
-            try appendField(c, columns[c][r], layout, to: &buffer)
-        }
-        buffer.append(13)
-        buffer.append(10)
-    }
-
-    private func appendRow(_ key: Int64, _ values: [Value], _ layout: RowLayout, to buffer: inout [UInt8]) throws {
-        if layout.keyColumn { NumberText.appendInt(key, to: &buffer) }
-        for c in values.indices where c < layout.properties.count {
-            if c > 0 || layout.keyColumn { buffer.append(UInt8(ascii: ",")) }
-            try appendField(c, values[c], layout, to: &buffer)
+            try appendField(c, value(c), layout, to: &buffer)
         }
         buffer.append(13)
         buffer.append(10)
