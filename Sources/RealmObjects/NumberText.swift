@@ -24,8 +24,46 @@ public enum NumberText {
             out.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")])
             return true
         }
-        appendShortest(m.description, to: &out)
+        if !appendFewDecimals(m, to: &out) { appendShortest(m.description, to: &out) }
         return true
+    }
+
+    /// The text of a magnitude 0.001 ≤ m < 10^15 that is exactly the double nearest to
+    /// n / 10^k for some n of at most 15 digits, k ≤ 15 — values stored from decimals, most
+    /// doubles a dump shows — written without `description` (whose String cost ~1,000
+    /// instructions a value); false (nothing written) for every other value.
+    ///
+    /// Why this is the shortest round-trip text, as `description` gives: the division n / 10^k
+    /// of two exactly representable doubles is correctly rounded, as parsing "n·10^-k" is, so
+    /// the text reads back as m. Decimals of at most 15 significant digits map to distinct
+    /// doubles (DBL_DIG), so for each k at most one n fits, and the first k that fits has the
+    /// fewest digits; an n ending in 0 means an earlier k was missed (a product rounded the
+    /// other way), so that case goes the general way. `TextFormattingTests` pins it.
+    static func appendFewDecimals(_ m: Double, to out: inout [UInt8]) -> Bool {
+        guard m >= 0.001, m < 1e15 else { return false }
+        var scale = 1.0, power: UInt64 = 1
+        for k in 1...15 {
+            scale *= 10                 // 10^k, exact up to 10^22
+            power *= 10
+            let scaled = m * scale
+            guard scaled < 1e15 else { return false }
+            let n = scaled.rounded()
+            guard n / scale == m else { continue }
+            let digits = UInt64(n)
+            if digits % 10 == 0 { return false }
+            appendDigits(digits / power, to: &out)
+            out.append(UInt8(ascii: "."))
+            let fraction = digits % power
+            var width = 1, rest = fraction
+            while rest >= 10 {
+                rest /= 10
+                width += 1
+            }
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: k - width))
+            appendDigits(fraction, to: &out)
+            return true
+        }
+        return false
     }
 
     public static func append(_ x: Float, to out: inout [UInt8]) -> Bool {

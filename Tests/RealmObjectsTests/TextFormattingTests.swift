@@ -50,6 +50,39 @@ final class TextFormattingTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20_000)
     }
 
+    /// `appendFewDecimals` (doubles that are short decimals, written without `description`)
+    /// gives what the general path gives, or declines: decimals of 1–16 digits with 0–17
+    /// decimals, their neighbours one ulp away, the range's edges, random bit patterns; and it
+    /// takes the common case (values stored from decimals) rather than declining it.
+    func testShortDecimalsGiveTheGeneralPathsText() {
+        var rng = SystemRandomNumberGenerator()
+        var doubles: [Double] = [0.001, 0.000999, 0.0015, 1e15, 999_999_999_999_999.9, 99_999_999_999_999.9, 0.1, 0.2, 0.3,
+                                 0.1 + 0.2, 1.005, 2.675, 123.456, 5e-324, 1.7976931348623157e308, 4.35, 69.503, 0.5, 33.333]
+        for _ in 0..<40_000 {
+            let digits = Int.random(in: 1...16, using: &rng), decimals = Int.random(in: 0...17, using: &rng)
+            let n = Double(UInt64.random(in: 1...UInt64(pow(10.0, Double(digits))), using: &rng))
+            let d = n / pow(10.0, Double(decimals))
+            doubles += [d, d.nextUp, d.nextDown]
+        }
+        for _ in 0..<20_000 { doubles.append(Double(bitPattern: rng.next()).magnitude) }
+        var taken = 0
+        for d in doubles where d.isFinite && d.rounded(.towardZero) != d {
+            var fast = [UInt8](), general = [UInt8]()
+            NumberText.appendShortest(d.description, to: &general)
+            if NumberText.appendFewDecimals(d, to: &fast) {
+                taken += 1
+                XCTAssertEqual(String(decoding: fast, as: UTF8.self), String(decoding: general, as: UTF8.self), "\(d)")
+            } else {
+                XCTAssertTrue(fast.isEmpty, "declined \(d) but wrote \(fast)")
+            }
+        }
+        XCTAssertGreaterThan(taken, 20_000)
+        for i in 1..<100_000 where i % 1000 != 0 {    // the benchmark's scores: n / 1000
+            var fast = [UInt8]()
+            XCTAssertTrue(NumberText.appendFewDecimals(Double(i) / 1000, to: &fast), "\(Double(i) / 1000) declined")
+        }
+    }
+
     /// `appendInt` / `appendDigits` (digits written back to front in place) give Swift's own
     /// decimal text, after bytes already in the buffer: the ends of Int64 and UInt64, each
     /// power of ten and its neighbours, random values.
