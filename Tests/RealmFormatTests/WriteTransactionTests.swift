@@ -71,4 +71,41 @@ final class WriteTransactionTests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
     }
+
+    /// The commit's sort-and-skip dedup of released space keeps, for each position, its first
+    /// release, in position order: what a set probed per release kept (the plain model here).
+    func testDistinctReleasesKeepTheFirstReleaseOfEachPosition() {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        for size in [0, 1, 2, 50, 2000] {
+            let releases = (0..<size).map { _ in (position: 24 + 8 * next(max(size / 2, 1)), length: 8 * (1 + next(4))) }
+            var seen = Set<Int>()
+            let plain = releases.filter { seen.insert($0.position).inserted }.sorted { $0.position < $1.position }
+            let distinct = WriteTransaction.distinctReleases(releases)
+            XCTAssertEqual(distinct.map(\.position), plain.map(\.position), "\(size) releases")
+            XCTAssertEqual(distinct.map(\.length), plain.map(\.length), "\(size) releases")
+        }
+    }
+
+    /// A node released twice in one transaction becomes one free-list entry, and the file verifies.
+    func testANodeReleasedTwiceIsFreedOnce() throws {
+        let path = try copy("realm-core/basic.realm")
+        let txn = try WriteTransaction(path: path)
+        guard let table = try txn.child(txn.top, 1), let ref = table.originalRef else { return XCTFail("no table list") }
+        _ = try txn.child(table, 0)
+        try txn.releaseNode(ref: ref)
+        try txn.releaseNode(ref: ref)
+        table.append(0)
+        table.remove(at: table.count - 1)
+        try txn.commit()
+        let after = try Snapshot(path: path)
+        let positions = try after.freeSpace().entries.map(\.position)
+        XCTAssertEqual(positions.count, Set(positions).count, "a position listed twice in the free list")
+        XCTAssertTrue(positions.contains(ref), "the released node is free in the new version")
+        let report = Verifier.verify(after)
+        XCTAssertTrue(report.isOK, report.problems.prefix(5).map(\.description).joined(separator: "\n"))
+    }
 }

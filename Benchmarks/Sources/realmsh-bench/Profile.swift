@@ -1,5 +1,6 @@
 import Glibc
 import RealmFormat
+import RealmObjects
 import RealmQuery
 
 /// `realmsh-bench profile`: one realmsh operation run `runs` times on a file the query benchmark
@@ -10,8 +11,11 @@ import RealmQuery
 ///     .build/release/realmsh-bench profile --file /tmp/realmsh-bench/people-1000000.realm --query "name BEGINSWITH 'B'"
 ///
 /// Modes: `count` (parse+run, as the benchmark's workloads 2–6), `run-count` (parsed once, run
-/// only), `rows` (parse+run, the matching rows in order with their ids read, as workload 8) and
-/// `lookups` (workload 9's 100,000 primary-key lookups summing `age`).
+/// only), `rows` (parse+run, the matching rows in order with their ids read, as workload 8),
+/// `lookups` (workload 9's 100,000 primary-key lookups summing `age`) and `delete` (write
+/// workload 11a on a write-benchmark file: the objects matching the query, default
+/// `age < 50`, deleted and committed, each run on a fresh synced copy made outside
+/// `profiledRuns`).
 struct Profile {
     let file: String
     let query: String
@@ -20,6 +24,7 @@ struct Profile {
     let keys = People.lookupKeys()
 
     func run() throws {
+        if mode == "delete" { return try runDeletes() }
         let snapshot = try Snapshot(path: file)
         // One untimed run outside the measured function, so that lazily built per-snapshot
         // state (leaf lists, column refs) is counted as the benchmark's warm-up leaves it.
@@ -35,6 +40,31 @@ struct Profile {
         var result: Int64 = 0
         for _ in 0..<runs { result = try once(snapshot, parsed: parsed) }
         return result
+    }
+
+    func runDeletes() throws {
+        let copy = file + ".profile-copy"
+        var total = 0.0, deleted = 0
+        for _ in 0..<runs {
+            unlink(copy)
+            unlink(copy + ".lock")
+            try copyFile(file, copy)
+            let start = now()
+            deleted = try profiledRuns(deletingFrom: copy)
+            total += now() - start
+        }
+        unlink(copy)
+        unlink(copy + ".lock")
+        print("delete \(query.isEmpty ? "age < 50" : query): \(deleted) (\(milliseconds(total / Double(runs))) per run)")
+    }
+
+    @inline(never)
+    func profiledRuns(deletingFrom path: String) throws -> Int {
+        let w = try RealmWriter(path: path)
+        let selected = try Query(store: ObjectStore(snapshot: w.file.snapshot), className: "Person", query.isEmpty ? "age < 50" : query).objectKeys()
+        try w.delete(className: "Person", keys: selected)
+        try w.commit()
+        return w.summary.deleted
     }
 
     func once(_ snapshot: Snapshot, parsed: Query?) throws -> Int64 {
@@ -66,7 +96,7 @@ struct Profile {
             }
             return sum
         default:
-            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups)")
+            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups, delete)")
         }
     }
 }
