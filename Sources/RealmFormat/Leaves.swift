@@ -1,7 +1,7 @@
 /// Decoding of every other leaf kind into values (realm-format.md §9.1–§9.12).
 extension Snapshot {
-    static let floatNull: UInt32 = 0x7FC0_00AA
-    static let doubleNull: UInt64 = 0x7FF8_0000_0000_00AA
+    @usableFromInline static let floatNull: UInt32 = 0x7FC0_00AA
+    @usableFromInline static let doubleNull: UInt64 = 0x7FF8_0000_0000_00AA
 
     /// Where a leaf sits changes how links are stored (§9.10 vs §10.1).
     public enum LeafContext: Sendable { case cluster, collection }

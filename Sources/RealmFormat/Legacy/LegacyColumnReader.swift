@@ -147,8 +147,10 @@ struct LegacyColumnReader {
         return out
     }
 
-    /// The values of a medium string leaf in order, in place (nil for null).
-    private func forEachMediumString(_ leaf: Node, _ body: (UnsafeRawBufferPointer?) -> Void) throws(FormatError) {
+    /// A medium string leaf's values as one blob and each value's end after its zero
+    /// terminator (§5.4), with whether it is null (the leaf's third array, format 3+): checked
+    /// once here for both readers below.
+    private func mediumStringLayout(_ leaf: Node) throws(FormatError) -> (blob: UnsafeRawBufferPointer, ends: [Int], nulls: [Bool]) {
         guard leaf.count == 2 || leaf.count == 3, let offsetsRef = leaf.ref(0), let blobRef = leaf.ref(1) else {
             throw corrupt(leaf.ref, "medium string leaf is not [offsets, blob, nulls]")
         }
@@ -159,18 +161,29 @@ struct LegacyColumnReader {
         if let present, present.count < offsets.count {
             throw corrupt(present.ref, "null flags shorter than the offsets")
         }
+        var ends = [Int](), nulls = [Bool]()
+        ends.reserveCapacity(offsets.count)
+        nulls.reserveCapacity(offsets.count)
         var start = 0
         for i in 0..<offsets.count {
             let end = Int(offsets.int(i))
             guard end > start, end <= bytes.count else {
                 throw corrupt(offsetsRef, "string end \(end) is outside a blob of \(bytes.count) bytes or before its start \(start)")
             }
-            if let present, present.int(i) == 0 {
-                body(nil)
-            } else {
-                body(UnsafeRawBufferPointer(rebasing: bytes[start..<(end - 1)]))
-            }
+            ends.append(end)
+            nulls.append(present.map { $0.int(i) == 0 } ?? false)
             start = end
+        }
+        return (bytes, ends, nulls)
+    }
+
+    /// The values of a medium string leaf in order, in place (nil for null).
+    private func forEachMediumString(_ leaf: Node, _ body: (UnsafeRawBufferPointer?) -> Void) throws(FormatError) {
+        let (bytes, ends, nulls) = try mediumStringLayout(leaf)
+        var start = 0
+        for i in ends.indices {
+            body(nulls[i] ? nil : UnsafeRawBufferPointer(rebasing: bytes[start..<(ends[i] - 1)]))
+            start = ends[i]
         }
     }
 
@@ -182,17 +195,14 @@ struct LegacyColumnReader {
         func add(_ s: UnsafeRawBufferPointer?) { out.append(s ?? (nullable ? nil : empty)) }
         try forEachLeaf(root) { leaf throws(FormatError) in
             if leaf.hasRefs && !leaf.context {
-                try forEachMediumString(leaf, add)
+                let (blob, ends, nulls) = try mediumStringLayout(leaf)
+                out.appendTerminated(blob, ends: ends, nulls: nulls, nullable: nullable)
             } else if !leaf.hasRefs && leaf.header.widthType != .multiply {
                 throw corrupt(leaf.ref, "string leaf is neither a short, a medium nor a big string array")
             } else if !leaf.hasRefs && leaf.width > 0 && leaf.payloadBytes().count >= leaf.width * leaf.count {
                 // Short strings (§5.4): a block of `width` bytes per value, whose last byte
                 // counts the padding; more padding than the block holds means null.
-                let w = leaf.width, payload = leaf.payloadBytes()
-                for i in 0..<leaf.count {
-                    let length = w - 1 - Int(payload[i * w + w - 1])
-                    add(length < 0 ? nil : UnsafeRawBufferPointer(rebasing: payload[(i * w)..<(i * w + length)]))
-                }
+                out.appendPadded(leaf.payloadBytes(), width: leaf.width, count: leaf.count, nullable: nullable)
             } else {
                 for s in try source.decodeStrings(leaf.ref, nullable: true) {
                     if let s { s.withUnsafeBytes { add($0) } } else { add(nil) }

@@ -54,6 +54,63 @@ struct StringCells: RandomAccessCollection, ByteStrings {
         nulls.append(value == nil)
     }
 
+    /// Appends values stored back to back in `blob`, each followed by a zero byte (a medium
+    /// string leaf, §5.4): value i is `blob[ends[i − 1] ..< ends[i] − 1]`, or null where
+    /// `nulls[i]` — the empty string instead unless `nullable`, and no bytes either way.
+    /// `ends` must increase strictly and stay within `blob` (the caller checked them against
+    /// the file).
+    mutating func appendTerminated(_ blob: UnsafeRawBufferPointer, ends valueEnds: [Int], nulls valueNulls: [Bool], nullable: Bool) {
+        guard let last = valueEnds.last else { return }
+        precondition(last <= blob.count && valueEnds.count == valueNulls.count, "medium strings outside their blob")
+        appendSpans(of: UnsafeRawBufferPointer(rebasing: blob[0..<last]), count: valueEnds.count) { i in
+            let start = i == 0 ? 0 : valueEnds[i - 1]
+            precondition(valueEnds[i] > start, "medium string ends do not increase")
+            return (start, valueEnds[i] - 1 - start, valueNulls[i] ? nullable : nil)
+        }
+    }
+
+    /// Appends the values of a short string leaf's payload (§5.4): `count` blocks of `width`
+    /// bytes, each value at the start of its block, its last byte the padding; more padding
+    /// than the block holds is null (the empty string unless `nullable`).
+    mutating func appendPadded(_ payload: UnsafeRawBufferPointer, width: Int, count: Int, nullable: Bool) {
+        guard count > 0 else { return }
+        precondition(width > 0 && payload.count >= width * count, "short strings outside their leaf")
+        appendSpans(of: UnsafeRawBufferPointer(rebasing: payload[0..<(width * count)]), count: count) { i in
+            let length = width - 1 - Int(payload[i * width + width - 1])
+            return (i * width, Swift.max(length, 0), length < 0 ? nullable : nil)
+        }
+    }
+
+    /// The two bulk appends: `source` copied once, then closed up in place over what lies
+    /// between the values (a dump of a large old file spent a tenth of its time appending its
+    /// strings one at a time). `span(i)`: where value i starts in `source`, its length, and
+    /// nil for a value, true for null, false for a null that reads as the empty string.
+    @inline(__always)
+    private mutating func appendSpans(of source: UnsafeRawBufferPointer, count: Int,
+                                      _ span: (Int) -> (start: Int, length: Int, null: Bool?)) {
+        // The byte buffer is taken out while it is closed up, so that `ends` and `nulls`
+        // can grow meanwhile (no overlapping access to `self`); swapping moves no bytes.
+        var buffer: [UInt8] = []
+        swap(&buffer, &bytes)
+        defer { swap(&buffer, &bytes) }
+        let base = buffer.count
+        buffer.append(contentsOf: source)
+        var write = base
+        buffer.withUnsafeMutableBytes { all in
+            let p = all.baseAddress!
+            for i in 0..<count {
+                let (start, length, null) = span(i)
+                if null == nil {
+                    if write != base + start { (p + write).copyMemory(from: p + base + start, byteCount: length) }
+                    write += length
+                }
+                ends.append(write)
+                nulls.append(null == true)
+            }
+        }
+        buffer.removeLast(buffer.count - write)
+    }
+
     mutating func insert(_ value: [UInt8]?, at i: Int) {
         guard i < count else { return append(value) }
         let length = value?.count ?? 0
