@@ -1,7 +1,8 @@
 /// Writing a table's changes into the transaction's tree (realm-format.md §8.2, §13.10).
 extension TableEditor {
     /// Writes the changes into the transaction's tree: changed leaves, new inner nodes, index
-    /// roots, the key sequence and content version (§13.10); releases what they replace.
+    /// roots, the key sequence and content version (§13.10); releases what they replace. The
+    /// editor is done then: it refuses further changes and reads (its cells are gone).
     public func finish() throws(FormatError) {
         snapshot.resetWorkBudget()
         try usable()
@@ -20,7 +21,13 @@ extension TableEditor {
         let keepsShape = droppedLeaves.isEmpty && leaves.map(\.originalRef) == committedLeafRefs
             && leaves.map(\.base) == committedLeafBases
         var level: [TableEncoder.ClusterLevelEntry] = []
-        for leaf in leaves { level.append((leaf.base, try encode(leaf), leaf.count)) }
+        finished = true
+        for leaf in leaves {
+            level.append((leaf.base, try encode(leaf), leaf.count))
+            // Encoded (packed, `compacted`), the leaf's cells are not needed again: dropped
+            // leaf by leaf, a large insert never holds its objects both as cells and as nodes.
+            leaf.releaseCells()
+        }
         for leaf in droppedLeaves { try releaseDropped(leaf) }
         if keepsShape, let root = table.clusterRef, try snapshot.node(root).isInner {
             // The same leaves under the same offsets: the committed inner nodes stay, with new
@@ -70,7 +77,7 @@ extension TableEditor {
                 try transaction.releaseSubtree(ref: original)
             } else if leaf.dirty[c] || original == nil {
                 let cells = try cells(leaf, c)
-                node.setChild(slot, try cells.encode(column))
+                node.setChild(slot, try cells.encode(column).compacted())
                 if let original { try cells.releaseCommitted(original, in: transaction) }
             } else if let original {
                 node[slot] = Int64(original)

@@ -82,10 +82,10 @@ struct ImportCommand: Command {
         // class and position in the dump, its position in an array (from 0, as insert counts).
         var places = [String]()
         // The line of each object of JSON Lines and CSV (a number each, not a string per row).
-        var lines = [Int]()
+        var lines = LineNumbers()
         let identities = kind != .json || dump
         let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: identities) { i in
-            i < places.count ? places[i] : i < lines.count ? "line \(lines[i])" : "object \(i)"
+            i < places.count ? places[i] : lines[i].map { "line \($0)" } ?? "object \(i)"
         }
         let summary: RealmWriter.Summary
         do {
@@ -167,6 +167,36 @@ struct ImportCommand: Command {
         guard let first = bytes.first(where: { ![9, 10, 13, 32].contains($0) }), first == UInt8(ascii: "{"),
               !DumpReader.isDump(bytes), let newline = bytes.firstIndex(of: 10) else { return .json }
         return (try? JSONParser.parse(Array(bytes[..<newline]))) != nil ? .jsonl : .json
+    }
+
+    /// The line of each object of JSON Lines or CSV, kept as the places where the lines stop
+    /// going up by one (blank lines, quoted line breaks): a million rows cost no million
+    /// numbers.
+    struct LineNumbers {
+        /// (first object, its line) of each run of objects on consecutive lines.
+        private var runs: [(object: Int, line: Int)] = []
+        private(set) var count = 0
+
+        mutating func append(_ line: Int) {
+            if let last = runs.last, last.line + (count - last.object) == line {
+                count += 1
+                return
+            }
+            runs.append((count, line))
+            count += 1
+        }
+
+        /// Object `i`'s line, nil past the last one.
+        subscript(i: Int) -> Int? {
+            guard i >= 0, i < count else { return nil }
+            var lo = 0, hi = runs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if runs[mid].object <= i { lo = mid + 1 } else { hi = mid }
+            }
+            let run = runs[lo - 1]
+            return run.line + (i - run.object)
+        }
     }
 
     /// The format a file's name says, if it says one.
