@@ -7,9 +7,20 @@ extension TableEditor {
         snapshot.resetWorkBudget()
         try usable()
         guard isModified else { return }
+        // Indexes whose build reads no column value wait until the leaves are encoded and
+        // their cells dropped, so a large insert never holds its cells and a new index at once.
+        var afterLeaves: [Int] = []
         try guarded { () throws(FormatError) in
             for c in indexedColumns {
-                if indexesBuiltAtFinish.contains(c) { try rebuildIndex(c) } else { try flushPendingIndex(c) }
+                if indexesBuiltAtFinish.contains(c) {
+                    try rebuildIndex(c)
+                } else if try buildsWithoutValues(c) {
+                    afterLeaves.append(c)
+                    // No lookups follow: the primary keys' copy goes now.
+                    pendingPrimaryKeys = PendingPrimaryKeys()
+                } else {
+                    try flushPendingIndex(c)
+                }
             }
         }
         try mergeSmallLeaves()
@@ -29,6 +40,9 @@ extension TableEditor {
             leaf.releaseCells()
         }
         for leaf in droppedLeaves { try releaseDropped(leaf) }
+        try guarded { () throws(FormatError) in
+            for c in afterLeaves { try flushPendingIndex(c) }
+        }
         if keepsShape, let root = table.clusterRef, try snapshot.node(root).isInner {
             // The same leaves under the same offsets: the committed inner nodes stay, with new
             // child refs and object counts, as realm-core changes its tree in place (§8.2).
