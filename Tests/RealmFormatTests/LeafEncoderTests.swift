@@ -759,4 +759,32 @@ final class LeafEncoderTests: XCTestCase {
         let a = d(1_000_000_000_000_000_000_000_000_000_000_001, -33), b = d(1_000_000_000_000_000_000_000_000_000_000_002, -33)
         XCTAssertEqual(LeafEncoder.setOrder([b, a], type: .decimal), [a, b])
     }
+
+    /// `MutableNode.compacted` (a finished cluster leaf's integer arrays packed in file form
+    /// while they wait for the commit, issue #16) against the nodes as they were: every array
+    /// encodes to the same bytes, at every width, unsigned or with a minimum width, alone or
+    /// below a has-refs node, whose own slots stay.
+    func testCompactedNodesEncodeAsTheirIntegerForm() {
+        let cases: [[Int64]] = [[], [0, 0], [1, 0, 1], [3, 2], [15, 7], [-1, 127], [-129, 300], [40_000, -5],
+                                [Int64(Int32.max) + 1], [Int64.min, Int64.max], (0..<256).map { $0 * 1_000_003 }]
+        for values in cases {
+            for (unsigned, minimum) in [(false, 0), (true, 0), (false, 32)] where !unsigned || values.allSatisfy({ $0 >= 0 }) {
+                let plain = MutableNode(integers: values, unsigned: unsigned)
+                plain.minimumWidth = minimum
+                let packed = plain.compacted()
+                XCTAssertEqual(packed.encoded(slots: packed.integers), plain.encoded(slots: values), "\(values) unsigned \(unsigned) min \(minimum)")
+                XCTAssertEqual(packed.count, values.count)
+            }
+        }
+        let parent = MutableNode(integers: [0, 0, 7], hasRefs: true)
+        parent.setChild(0, MutableNode(integers: [5, 6, 7]))
+        parent.setChild(1, LeafEncoder.timestampLeaf([Timestamp(seconds: 1, nanoseconds: 2), nil]))
+        let expected = [parent.loadedChild(0)!.encoded(slots: [5, 6, 7]),
+                        parent.loadedChild(1)!.loadedChild(0)!.encoded(slots: parent.loadedChild(1)!.loadedChild(0)!.integers)]
+        XCTAssertTrue(parent.compacted() === parent, "a has-refs node stays")
+        XCTAssertEqual(parent.integers, [0, 0, 7])
+        let child = parent.loadedChild(0)!, grandchild = parent.loadedChild(1)!.loadedChild(0)!
+        XCTAssertEqual([child.encoded(slots: child.integers), grandchild.encoded(slots: grandchild.integers)], expected)
+        if case .image = child.storage {} else { XCTFail("the integer child is packed") }
+    }
 }

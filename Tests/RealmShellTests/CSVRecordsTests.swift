@@ -6,7 +6,8 @@ import XCTest
 /// against the plain reader it replaced, kept here as the model: a byte at a time into one
 /// array per field. Over hand-made and generated inputs of commas, quotes, CR and LF, both
 /// give the same records (text, quoted or not), the same first lines and offsets, and the
-/// same errors.
+/// same errors — and so do the records read in chunks of 1, 2, 3 and 7 bytes, as `import`
+/// reads a CSV file (a window of it held, not the file).
 final class CSVRecordsTests: XCTestCase {
     struct Row: Equatable {
         var fields: [[UInt8]], quoted: [Bool], line: Int, offset: Int
@@ -82,13 +83,50 @@ final class CSVRecordsTests: XCTestCase {
                 rows.append(Row(fields: (0..<r.count).map { Array(r.text($0, bytes)) }, quoted: r.spans.map(\.quoted),
                                 line: records.line, offset: records.offset))
             }
+        } catch let failure as CSVReader.Failure {
+            return .failure(failure)
         } catch {
-            return .failure(error)
+            XCTFail("\(error)")
+        }
+        return .success(rows)
+    }
+
+    /// The records of `bytes` read `chunk` bytes at a time, as `import` reads a CSV file.
+    static func chunkedRecords(_ bytes: [UInt8], chunk: Int) -> Result<[Row], CSVReader.Failure> {
+        var next = 0
+        var records = CSVReader.Records { () -> [UInt8] in
+            let end = min(next + chunk, bytes.count)
+            defer { next = end }
+            return Array(bytes[next..<end])
+        }
+        var rows = [Row]()
+        do {
+            while try records.next() {
+                let r = records.record
+                rows.append(Row(fields: (0..<r.count).map { Array(records.text($0)) }, quoted: r.spans.map(\.quoted),
+                                line: records.line, offset: records.offset))
+            }
+        } catch let failure as CSVReader.Failure {
+            return .failure(failure)
+        } catch {
+            XCTFail("\(error)")
         }
         return .success(rows)
     }
 
     func same(_ text: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+        // Read in chunks (a record split anywhere, a CR or quote at a chunk's end), the same.
+        for chunk in [1, 2, 3, 7] {
+            switch (Self.records(text), Self.chunkedRecords(text, chunk: chunk)) {
+            case let (.success(a), .success(b)):
+                XCTAssertEqual(a, b, "chunks of \(chunk): " + String(decoding: text, as: UTF8.self).debugDescription, file: file, line: line)
+            case let (.failure(a), .failure(b)):
+                XCTAssertEqual(a.line, b.line, String(decoding: text, as: UTF8.self).debugDescription, file: file, line: line)
+                XCTAssertEqual(a.message, b.message, file: file, line: line)
+            case let (a, b):
+                XCTFail("chunks of \(chunk): \(String(decoding: text, as: UTF8.self).debugDescription): \(a) / \(b)", file: file, line: line)
+            }
+        }
         switch (Self.model(text), Self.records(text)) {
         case let (.success(a), .success(b)):
             XCTAssertEqual(a, b, String(decoding: text, as: UTF8.self).debugDescription, file: file, line: line)

@@ -101,6 +101,11 @@ final class ClusterLeafEdit {
         keysChanged = true
     }
 
+    /// Forgets the decoded columns (the leaf was encoded by `finish()`).
+    func releaseCells() {
+        cells = [ColumnCells?](repeating: nil, count: cells.count)
+    }
+
     /// Row of `key`, nil when absent.
     func row(of key: Int64) -> Int? {
         if let n = compactCount {

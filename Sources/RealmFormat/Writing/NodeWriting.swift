@@ -146,3 +146,26 @@ extension MutableNode {
         }
     }
 }
+
+extension MutableNode {
+    /// This node with every new integer array in it or below it (no refs, so its bytes do
+    /// not depend on where it goes) in its file form: the bytes the commit would write,
+    /// packed at their minimal width, instead of an `Int64` per element — a cluster leaf's
+    /// int, bool and timestamp arrays, string offsets — so that the leaves of a large insert
+    /// wait for the commit at about their size in the file (issue #16). Has-refs nodes stay
+    /// as they are, with their children compacted.
+    func compacted() -> MutableNode {
+        guard originalRef == nil, !isInner else { return self }
+        if case .integers = storage, !hasRefs {
+            return MutableNode(image: encoded(slots: integers))
+        }
+        guard hasRefs else { return self }
+        for i in 0..<count {
+            if let child = loadedChild(i) {
+                let c = child.compacted()
+                if c !== child { attachLoaded(i, c) }
+            }
+        }
+        return self
+    }
+}

@@ -1,14 +1,26 @@
 /// Writing a table's changes into the transaction's tree (realm-format.md §8.2, §13.10).
 extension TableEditor {
     /// Writes the changes into the transaction's tree: changed leaves, new inner nodes, index
-    /// roots, the key sequence and content version (§13.10); releases what they replace.
+    /// roots, the key sequence and content version (§13.10); releases what they replace. The
+    /// editor is done then: it refuses further changes and reads (its cells are gone).
     public func finish() throws(FormatError) {
         snapshot.resetWorkBudget()
         try usable()
         guard isModified else { return }
+        // Indexes whose build reads no column value wait until the leaves are encoded and
+        // their cells dropped, so a large insert never holds its cells and a new index at once.
+        var afterLeaves: [Int] = []
         try guarded { () throws(FormatError) in
             for c in indexedColumns {
-                if indexesBuiltAtFinish.contains(c) { try rebuildIndex(c) } else { try flushPendingIndex(c) }
+                if indexesBuiltAtFinish.contains(c) {
+                    try rebuildIndex(c)
+                } else if try buildsWithoutValues(c) {
+                    afterLeaves.append(c)
+                    // No lookups follow: the primary keys' copy goes now.
+                    pendingPrimaryKeys = PendingPrimaryKeys()
+                } else {
+                    try flushPendingIndex(c)
+                }
             }
         }
         try mergeSmallLeaves()
@@ -20,8 +32,17 @@ extension TableEditor {
         let keepsShape = droppedLeaves.isEmpty && leaves.map(\.originalRef) == committedLeafRefs
             && leaves.map(\.base) == committedLeafBases
         var level: [TableEncoder.ClusterLevelEntry] = []
-        for leaf in leaves { level.append((leaf.base, try encode(leaf), leaf.count)) }
+        finished = true
+        for leaf in leaves {
+            level.append((leaf.base, try encode(leaf), leaf.count))
+            // Encoded (packed, `compacted`), the leaf's cells are not needed again: dropped
+            // leaf by leaf, a large insert never holds its objects both as cells and as nodes.
+            leaf.releaseCells()
+        }
         for leaf in droppedLeaves { try releaseDropped(leaf) }
+        try guarded { () throws(FormatError) in
+            for c in afterLeaves { try flushPendingIndex(c) }
+        }
         if keepsShape, let root = table.clusterRef, try snapshot.node(root).isInner {
             // The same leaves under the same offsets: the committed inner nodes stay, with new
             // child refs and object counts, as realm-core changes its tree in place (§8.2).
@@ -70,7 +91,7 @@ extension TableEditor {
                 try transaction.releaseSubtree(ref: original)
             } else if leaf.dirty[c] || original == nil {
                 let cells = try cells(leaf, c)
-                node.setChild(slot, try cells.encode(column))
+                node.setChild(slot, try cells.encode(column).compacted())
                 if let original { try cells.releaseCommitted(original, in: transaction) }
             } else if let original {
                 node[slot] = Int64(original)

@@ -133,6 +133,24 @@ extension TableEditor {
         return true
     }
 
+    /// Whether flushing column `c`'s pending entries reads no column value: a unique int
+    /// index (a primary key, its values distinct) that is empty, whose pending values lie
+    /// within 2^32 of each other, so their level-0 keys (the low 32 bits, §12.3) all differ
+    /// and the level-by-level build makes one entry per key without comparing values.
+    func buildsWithoutValues(_ c: Int) throws(FormatError) -> Bool {
+        guard c == primaryKeyColumn, columns[c].type == .int, let pending = pendingIndex[c], !pending.isEmpty,
+              pending.values == nil else { return false }
+        let root = try indexRoot(c)
+        guard !root.isInner, root.count == 1 else { return false }
+        var lo = Int64.max, hi = Int64.min
+        for v in pending.ints {
+            lo = min(lo, v)
+            hi = max(hi, v)
+        }
+        let (spread, overflow) = hi.subtractingReportingOverflow(lo)
+        return !overflow && spread < 1 << 32
+    }
+
     /// Puts the pending entries of column `c` into its tree, in index-key order.
     func flushPendingIndex(_ c: Int) throws(FormatError) {
         guard let pending = pendingIndex.removeValue(forKey: c), !pending.isEmpty else { return }

@@ -95,6 +95,8 @@ public final class TableEditor {
     /// A change failed halfway (after some of its parts were made): the table must not be
     /// written. (A duplicate primary key is found before anything changes.)
     var broken: FormatError?
+    /// `finish()` ran (or started): the leaves' cells are gone.
+    var finished = false
 
     public init(transaction: WriteTransaction, table: Table, options: Options = Options()) throws(FormatError) {
         self.options = options
@@ -206,6 +208,7 @@ public final class TableEditor {
     /// The current value of column `c` (spec index) of object `key`.
     public func value(_ key: Int64, column c: Int) throws(FormatError) -> Value {
         snapshot.resetWorkBudget()
+        try readable()
         guard let (leaf, row) = locate(key) else { throw missing(key) }
         return try cells(leaf, c)[row]
     }
@@ -314,7 +317,13 @@ public final class TableEditor {
     }
 
     func usable() throws(FormatError) {
+        if finished { throw .cannotWrite(reason: "table '\(table.name)': its changes were written (finish) already") }
         if let broken { throw .cannotWrite(reason: "table '\(table.name)': an earlier change failed halfway (\(broken.message)); roll back") }
+    }
+
+    /// Cells can be read until `finish()` has dropped them.
+    func readable() throws(FormatError) {
+        if finished { throw .cannotWrite(reason: "table '\(table.name)': its changes were written (finish) already") }
     }
 
     func missing(_ key: Int64) -> FormatError {

@@ -149,14 +149,37 @@ public final class WriteTransaction {
         while top.count < 7 { top.append(0) }
         top.setTagged(6, Int64(newVersion))
 
-        var writes: [(Int, [UInt8])] = []
+        // §3.5: a streaming file's footer may lie where the first node goes.
+        if snapshot.header.isStreaming { try convertFromStreamingForm() }
+        Failpoint.beforeWrite.hit()
+        // Nodes go out as they are laid out: those placed side by side (space past the end,
+        // large free blocks) in one vectored write per run of up to 1 MB, so a million-object
+        // commit (tens of thousands of small nodes) holds one run of encoded bytes at a time,
+        // not a second copy of everything it writes (issue #16).
+        var run = NodeRun()
+        var runsWritten = 0
+        func flush() throws(FormatError) {
+            guard !run.buffers.isEmpty else { return }
+            guard Platform.writeAll(fd, buffers: run.buffers, at: run.offset) else {
+                throw .io(path: path, errno: Platform.lastErrno(), action: "write")
+            }
+            run = NodeRun()
+            runsWritten += 1
+            if runsWritten == 1 { Failpoint.midWrite.hit() }
+        }
+        func put(_ bytes: [UInt8], at offset: Int) throws(FormatError) {
+            if !run.extend(bytes, at: offset) {
+                try flush()
+                _ = run.extend(bytes, at: offset)
+            }
+        }
         // Children first, in `NodeLayout`'s order, each into reusable space or past the end;
         // unchanged subtrees keep their refs.
-        func write(_ node: MutableNode) -> Int64 {
-            NodeLayout.lay(node, existing: { n in n.needsWrite ? nil : n.originalRef.map(Int64.init) }) { n, slots in
+        func write(_ node: MutableNode) throws(FormatError) -> Int64 {
+            try NodeLayout.lay(node, existing: { n in n.needsWrite ? nil : n.originalRef.map(Int64.init) }) { n, slots throws(FormatError) in
                 let bytes = n.encoded(slots: slots)
                 let ref = allocator.allocate(bytes.count)
-                writes.append((ref, bytes))
+                try put(bytes, at: ref)
                 if let original = n.originalRef { release(original, n.originalSize) }
                 return Int64(ref)
             }
@@ -164,7 +187,7 @@ public final class WriteTransaction {
         // The top array itself is written last, with the free lists (below).
         var topSlots = top.integers
         for i in 0..<topSlots.count where i != 3 && i != 4 && i != 5 {
-            if let child = top.loadedChild(i) { topSlots[i] = write(child) }
+            if let child = top.loadedChild(i) { topSlots[i] = try write(child) }
         }
         if let original = top.originalRef { release(original, top.originalSize) }
 
@@ -194,37 +217,14 @@ public final class WriteTransaction {
         guard chunk.count == entries.length else {
             throw .corrupt(offset: positions, reason: "top chunk of \(chunk.count) bytes does not fill its \(entries.length)-byte reservation")
         }
-        writes.append((positions, chunk))
+        try put(chunk, at: positions)
+        try flush()
 
-        // Make room, write, sync; then the header, synced; then the select bit, synced.
-        if snapshot.header.isStreaming { try convertFromStreamingForm() }
+        // Room to the page end, sync; then the header, synced; then the select bit, synced.
         let physical = (allocator.logicalEnd + 4095) / 4096 * 4096
         if (Platform.fileSize(path) ?? 0) < physical {
             guard Platform.resize(fd, to: physical) else { throw .io(path: path, errno: Platform.lastErrno(), action: "grow") }
         }
-        // Nodes placed side by side (space past the end, large free blocks) go out in one
-        // vectored write per run of up to 1 MB: a million-object commit is tens of thousands of
-        // small nodes, written without being copied together first.
-        writes.sort { $0.0 < $1.0 }
-        var runs: [(offset: Int, nodes: Range<Int>)] = []
-        var first = 0
-        while first < writes.count {
-            var end = first + 1, length = writes[first].1.count
-            while end < writes.count, writes[first].0 + length == writes[end].0, length < 1 << 20 {
-                length += writes[end].1.count
-                end += 1
-            }
-            runs.append((writes[first].0, first..<end))
-            first = end
-        }
-        Failpoint.beforeWrite.hit()
-        for (i, run) in runs.enumerated() {
-            guard Platform.writeAll(fd, buffers: writes[run.nodes].map(\.1), at: run.offset) else {
-                throw .io(path: path, errno: Platform.lastErrno(), action: "write")
-            }
-            if i == runs.count / 2 { Failpoint.midWrite.hit() }
-        }
-        writes = []
         try sync()
         Failpoint.afterNodes.hit()
         let newSlot = 1 - currentSlot
@@ -258,6 +258,24 @@ public final class WriteTransaction {
 
     private func sync() throws(FormatError) {
         guard Platform.sync(fd) else { throw .io(path: path, errno: Platform.lastErrno(), action: "sync") }
+    }
+}
+
+/// Encoded nodes that lie side by side in the file, written together (one `pwritev`).
+private struct NodeRun {
+    var offset = 0, length = 0
+    var buffers: [[UInt8]] = []
+
+    /// Adds `bytes` at `offset` if they continue the run and it is under 1 MB.
+    mutating func extend(_ bytes: [UInt8], at offset: Int) -> Bool {
+        if buffers.isEmpty {
+            self.offset = offset
+        } else if self.offset + length != offset || length >= 1 << 20 {
+            return false
+        }
+        buffers.append(bytes)
+        length += bytes.count
+        return true
     }
 }
 

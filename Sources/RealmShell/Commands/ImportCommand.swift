@@ -51,9 +51,21 @@ struct ImportCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
-        let bytes = try WriteSupport.readBytes(data)
         let source = data == "-" ? "standard input" : data
-        let kind = format ?? Self.guess(data, bytes)
+        // CSV is read in chunks as its rows are written (`CSVReader.Records(chunks:)`), so an
+        // import holds a window of it, not the file (issue #16); the other inputs are read whole.
+        let input: FileDescriptor?
+        if format == .csv || format == nil && Self.guessByName(data) == .csv {
+            do { input = data == "-" ? FileDescriptor.standardInput : try FileDescriptor.open(data, .readOnly) } catch {
+                throw ShellError.reading(source, error)
+            }
+        } else {
+            input = nil
+        }
+        defer { if let input, data != "-" { input.closeQuietly() } }
+        let bytes = input == nil ? try WriteSupport.readBytes(data) : []
+        let size = input.map { (try? $0.size()) ?? 0 } ?? bytes.count
+        let kind = input != nil ? .csv : format ?? Self.guess(data, bytes)
         let dump = kind == .json && DumpReader.isDump(bytes)
         if dump, let className {
             throw ShellError("\(source) is a dump, which names its classes: drop \(className)", code: .usage, usageOf: "import")
@@ -64,15 +76,16 @@ struct ImportCommand: Command {
         let writer: RealmWriter
         do { writer = try RealmWriter(path: path) } catch { throw WriteSupport.failure(error, path: path) }
         let bar = ProgressBar(io: context.io, label: "importing")
-        func progress(_ offset: Int) { bar?.update(Double(offset) / Double(max(1, bytes.count))) }
+        // A pipe has no size: no fraction to show.
+        func progress(_ offset: Int) { if size > 0 { bar?.update(Double(min(offset, size)) / Double(size)) } }
         // Where each object is in the input, for messages: its line (JSON Lines, CSV), its
         // class and position in the dump, its position in an array (from 0, as insert counts).
         var places = [String]()
         // The line of each object of JSON Lines and CSV (a number each, not a string per row).
-        var lines = [Int]()
+        var lines = LineNumbers()
         let identities = kind != .json || dump
         let load = ObjectImport(writer: writer, policy: upsert ? .upsert : .insert, identities: identities) { i in
-            i < places.count ? places[i] : i < lines.count ? "line \(lines[i])" : "object \(i)"
+            i < places.count ? places[i] : lines[i].map { "line \($0)" } ?? "object \(i)"
         }
         let summary: RealmWriter.Summary
         do {
@@ -104,7 +117,10 @@ struct ImportCommand: Command {
                 guard let c = writer.file.objectClass(named: className!) else { throw unknownClass(className!, in: writer.file) }
                 do {
                     // Rows of plain scalars typed straight to table cells (`CSVTypedRow`); --upsert goes the general way.
-                    try load.addCSV(bytes, of: c, typed: true) { line, offset in
+                    var records = CSVReader.Records { () throws(ShellError) -> [UInt8] in
+                        do throws(FormatError) { return try input!.read(upTo: 1 << 20) } catch { throw ShellError.reading(source, error) }
+                    }
+                    try load.addCSV(&records, of: c, typed: true) { line, offset in
                         lines.append(line)
                         progress(offset)
                     }
@@ -147,12 +163,48 @@ struct ImportCommand: Command {
     /// The format a file's name or first bytes say: `.jsonl`/`.ndjson` and `.csv` by name;
     /// otherwise JSON, unless the text is objects one per line (JSON Lines on a pipe).
     static func guess(_ name: String, _ bytes: [UInt8]) -> Format {
-        let lower = name.lowercased()
-        if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonl }
-        if lower.hasSuffix(".csv") { return .csv }
+        if let format = guessByName(name) { return format }
         guard let first = bytes.first(where: { ![9, 10, 13, 32].contains($0) }), first == UInt8(ascii: "{"),
               !DumpReader.isDump(bytes), let newline = bytes.firstIndex(of: 10) else { return .json }
         return (try? JSONParser.parse(Array(bytes[..<newline]))) != nil ? .jsonl : .json
+    }
+
+    /// The line of each object of JSON Lines or CSV, kept as the places where the lines stop
+    /// going up by one (blank lines, quoted line breaks): a million rows cost no million
+    /// numbers.
+    struct LineNumbers {
+        /// (first object, its line) of each run of objects on consecutive lines.
+        private var runs: [(object: Int, line: Int)] = []
+        private(set) var count = 0
+
+        mutating func append(_ line: Int) {
+            if let last = runs.last, last.line + (count - last.object) == line {
+                count += 1
+                return
+            }
+            runs.append((count, line))
+            count += 1
+        }
+
+        /// Object `i`'s line, nil past the last one.
+        subscript(i: Int) -> Int? {
+            guard i >= 0, i < count else { return nil }
+            var lo = 0, hi = runs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if runs[mid].object <= i { lo = mid + 1 } else { hi = mid }
+            }
+            let run = runs[lo - 1]
+            return run.line + (i - run.object)
+        }
+    }
+
+    /// The format a file's name says, if it says one.
+    static func guessByName(_ name: String) -> Format? {
+        let lower = name.lowercased()
+        if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonl }
+        if lower.hasSuffix(".csv") { return .csv }
+        return nil
     }
 
     /// The non-blank lines of JSON Lines, with their numbers and the offset after each.

@@ -106,22 +106,61 @@ struct CSVReader {
     /// with `""` for a quote, records ended by CRLF or LF; a last record without a line end
     /// counts. A quote opens a quoted field only as its first byte; after the closing quote
     /// only a comma or line end may follow (a CR without LF is kept as text).
+    ///
+    /// The input is either all in memory or read in chunks (`init(chunks:)`), so that an
+    /// import holds a window of it, not a copy of the file (issue #16): `bytes` is the window,
+    /// from the current record on, and the record's spans index it until the next `next()`.
     struct Records {
-        let bytes: [UInt8]
-        /// The current record, its first line, and the offset after it.
+        /// The input from `windowStart` on (all of it when given whole).
+        private(set) var bytes: [UInt8]
+        /// The current record, its first line, and the offset after it (in the whole input).
         private(set) var record = Record()
-        private(set) var line = 1, offset = 0
+        private(set) var line = 1
+        var offset: Int { windowStart + position }
+        /// Where the next record starts in `bytes`, and the input offset of `bytes[0]`.
+        private var position = 0, windowStart = 0
         private var nextLine = 1
         /// The header's field count: in a one-column file an empty line is a record whose
         /// one field is null (what CSVWriter writes for it), not a blank line.
         private var headerFields: Int?
+        /// The next chunk of the input, empty at its end; nil once it ended (or when whole).
+        private var source: (() throws -> [UInt8])?
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        /// Reads the next record; false at the end of the input.
-        mutating func next() throws(Failure) -> Bool {
+        /// The input read chunk by chunk from `chunks` (an empty chunk ends it; what it throws,
+        /// `next()` throws).
+        init(chunks: @escaping () throws -> [UInt8]) {
+            bytes = []
+            source = chunks
+        }
+
+        /// Field `i` of the current record.
+        func text(_ i: Int) -> ArraySlice<UInt8> { record.text(i, bytes) }
+
+        /// Reads the next record; false at the end of the input. A record the window ends
+        /// inside (or at a CR or quote whose meaning the next byte decides) is read again
+        /// once the next chunk is in, from its start: the scan below is the whole input's.
+        mutating func next() throws -> Bool {
+            while true {
+                let line = nextLine
+                if let found = try scan(final: source == nil) { return found }
+                nextLine = line
+                guard let read = source else { continue }
+                // Keep the rest of the window (the record read again), then the next chunk.
+                bytes.removeSubrange(0..<position)
+                windowStart += position
+                position = 0
+                let chunk = try read()
+                if chunk.isEmpty { source = nil } else { bytes += chunk }
+            }
+        }
+
+        /// The next record in the window; nil when more input is needed to know it (not
+        /// `final`: the input may go on past the window).
+        private mutating func scan(final: Bool) throws(Failure) -> Bool? {
             let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), n = bytes.count
-            var i = offset
+            var i = position
             while i < n {
                 let start = nextLine
                 record.spans.removeAll(keepingCapacity: true)
@@ -150,7 +189,10 @@ struct CSVReader {
                             record.arena.append(c)
                             i += 1
                         }
-                        if !closed { throw Failure(line: start, message: "a quoted field is not closed") }
+                        if !closed {
+                            if !final { return nil }
+                            throw Failure(line: start, message: "a quoted field is not closed")
+                        }
                         if i < n, bytes[i] != comma, bytes[i] != 10, bytes[i] != 13 {
                             throw Failure(line: nextLine, message: "text after a quoted field's closing quote")
                         }
@@ -183,16 +225,21 @@ struct CSVReader {
                         }
                     }
                 }
-                if !ended { field.end = field.quoted ? record.arena.count : i }
+                if !ended {
+                    // The window ends inside the record (or the input ends without a line end).
+                    if !final { return nil }
+                    field.end = field.quoted ? record.arena.count : i
+                }
                 record.spans.append(field)
                 // A blank line (a trailing one, say) is not a record, unless the file has one column.
                 if record.count == 1, !field.quoted, field.end == field.start, headerFields != 1 { continue }
                 if headerFields == nil { headerFields = record.count }
                 line = start
-                offset = i
+                position = i
                 return true
             }
-            offset = i
+            if !final { return nil }
+            position = i
             return false
         }
     }

@@ -62,10 +62,16 @@ final class ObjectImport {
     /// the row goes the general way, as do all other rows: a JSON object through `add`,
     /// which names any problem as every other input's objects are named.
     func addCSV(_ bytes: [UInt8], of c: ObjectClass, typed: Bool, row: (_ line: Int, _ offset: Int) -> Void) throws {
-        let reader = CSVReader(objectClass: c, file: writer.file)
         var records = CSVReader.Records(bytes)
+        try addCSV(&records, of: c, typed: typed, row: row)
+    }
+
+    /// `addCSV` of records read as they come (`CSVReader.Records(chunks:)`): each row is
+    /// written before the next is read, so only a window of the input is held.
+    func addCSV(_ records: inout CSVReader.Records, of c: ObjectClass, typed: Bool, row: (_ line: Int, _ offset: Int) -> Void) throws {
+        let reader = CSVReader(objectClass: c, file: writer.file)
         guard try records.next() else { return }
-        let columns = try reader.header(records.record, bytes, line: records.line)
+        let columns = try reader.header(records.record, records.bytes, line: records.line)
         var typedRows = 0
         defer { typedCount += typedRows }
         /// The current record's line, once its field count is checked.
@@ -81,17 +87,17 @@ final class ObjectImport {
            var fast = CSVTypedRow(objectClass: c, header: columns, inserter: inserter) {
             while try records.next() {
                 let line = try checkedLine()
-                if fast.read(records.record, bytes), (try? inserter.insert(fast.cells, key: fast.key)) != nil {
+                if fast.read(records.record, records.bytes), (try? inserter.insert(fast.cells, key: fast.key)) != nil {
                     count += 1
                     typedRows += 1
                     continue
                 }
-                try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
+                try add(try reader.object(records.record, records.bytes, columns, line: line), className: c.name)
             }
         } else {
             while try records.next() {
                 let line = try checkedLine()
-                try add(try reader.object(records.record, bytes, columns, line: line), className: c.name)
+                try add(try reader.object(records.record, records.bytes, columns, line: line), className: c.name)
             }
         }
     }
