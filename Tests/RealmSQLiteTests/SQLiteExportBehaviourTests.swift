@@ -191,29 +191,19 @@ final class SQLiteExportBehaviourTests: XCTestCase {
         XCTAssertEqual(try db.rows("SELECT name FROM Person ORDER BY _key LIMIT 1"), [[text("Alice")]])
     }
 
-    /// The realm files of Realm's public SDK repositories that realmsh reads (formats 10–24
-    /// today; older ones as soon as their reader lands) export to valid databases with each
-    /// class's objects, and read back as realmsh's own canonical dump of them. (Whether that
-    /// dump is realm-core's, where public/ has one, is the reader's conformance test: the
-    /// export must carry what realmsh reads, exactly.)
+    /// Every realm file of Realm's public SDK repositories (formats 2–24, the encrypted ones
+    /// with their manifest keys) exports to a valid database with each class's objects, and
+    /// reads back as realmsh's own canonical dump of it. (Whether that dump is realm-core's,
+    /// where public/ has one, is the reader's conformance test: the export must carry what
+    /// realmsh reads, exactly.)
     func testPublicSDKFilesExportToValidDatabases() throws {
-        let dir = Fixtures.path("public")
-        let manifest = String(decoding: FileManager.default.contents(atPath: dir + "/manifest.tsv") ?? Data(), as: UTF8.self)
-        var keys: [String: String] = [:]
-        for line in manifest.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if fields.count > 4, !fields[4].isEmpty { keys[String(fields[0])] = String(fields[4]) }
-        }
-        var exported = 0, unreadable = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir).sorted() where name.hasSuffix(".realm") {
-            let path = dir + "/" + name
-            let file: RealmFile
-            do {
-                file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: keys[name].map { try EncryptionKey(hex: $0) }))
-            } catch {
-                unreadable += 1     // formats realmsh does not read (yet): `info` says so
-                continue
-            }
+        let fixtures = Fixtures.publicFixtures()
+        XCTAssertEqual(fixtures.count, 142, "public/manifest.tsv")
+        var exported = 0
+        for fixture in fixtures {
+            let name = fixture.name, path = fixture.path
+            let key = try fixture.keyHex.map { hex throws in try EncryptionKey(hex: hex) }
+            let file = try RealmFile(path: path, snapshot: Snapshot(path: path, key: key))
             let (db, summary) = try export(file, name)
             XCTAssertEqual(try db.rows("PRAGMA integrity_check"), [[text("ok")]], name)
             XCTAssertEqual(try db.rows("PRAGMA foreign_key_check"), [], name)
@@ -226,8 +216,7 @@ final class SQLiteExportBehaviourTests: XCTestCase {
             try DumpComparison.compare(name, expected: JSONParser.parse(dump.bytes),
                                        actual: DumpFromSQLite(path: directory + "/" + name + ".db"), danglingLinks: summary.danglingLinks)
         }
-        XCTAssertGreaterThanOrEqual(exported, 40, "public files exported")
-        print("public SDK files: \(exported) exported and read back, \(unreadable) not readable (yet)")
+        print("public SDK files: \(exported) exported and read back (\(fixtures.filter { $0.keyHex != nil }.count) encrypted)")
     }
 
     /// The reading thread hands over every leaf in order, and stops — without hanging or
