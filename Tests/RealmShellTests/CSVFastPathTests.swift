@@ -30,9 +30,13 @@ final class CSVFastPathTests: XCTestCase {
           {"name": "n", "type": "int", "optional": true, "indexed": true, "primaryKey": false, "collection": null, "objectType": null, "linkOrigin": null}]}]
         """#
 
-    func newFile(_ name: String) throws -> String {
+    func newFile(_ name: String) throws -> String { try Self.newFile(name, in: dir) }
+
+    /// A new file `name` in `dir` of `schema`, made by `realmsh create` (also for
+    /// `CSVStreamedImportTests`).
+    static func newFile(_ name: String, in dir: String) throws -> String {
         let schemaPath = dir + "/schema.json"
-        try Data(Self.schema.utf8).write(to: URL(fileURLWithPath: schemaPath))
+        try Data(schema.utf8).write(to: URL(fileURLWithPath: schemaPath))
         let path = dir + "/" + name
         let run = realmsh("create", "--schema", schemaPath, path)
         XCTAssertEqual(run.code, 0, run.stderr)

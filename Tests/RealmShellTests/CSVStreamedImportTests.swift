@@ -17,14 +17,7 @@ final class CSVStreamedImportTests: XCTestCase {
     override func setUp() { dir = Fixtures.temporaryDirectory() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func newFile(_ name: String) throws -> String {
-        let schemaPath = dir + "/schema.json"
-        try Data(CSVFastPathTests.schema.utf8).write(to: URL(fileURLWithPath: schemaPath))
-        let path = dir + "/" + name
-        let run = realmsh("create", "--schema", schemaPath, path)
-        XCTAssertEqual(run.code, 0, run.stderr)
-        return path
-    }
+    func newFile(_ name: String) throws -> String { try CSVFastPathTests.newFile(name, in: dir) }
 
     /// Rows `range` of Person as CSV (no header), varied enough to use every leaf form.
     static func rows(_ range: Range<Int>) -> String {
