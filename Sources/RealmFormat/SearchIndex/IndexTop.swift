@@ -6,38 +6,70 @@
 /// Nodes are kept down to `depth` levels (a sub-index's root counts as a level): at 1000 keys
 /// per node that is the root, its children and theirs, about one node per thousand indexed
 /// values for the largest indexes, and filled only as lookups pass through.
+///
+/// The kept nodes form one flat table, numbered in the order they were first read (the root is
+/// node 0), rather than one object per node: a lookup's descent then moves from number to
+/// number and retains nothing per level, which was a quarter of a primary-key lookup's cost.
 final class IndexTop {
     static let depth = 3
 
-    let node: SearchIndexReader.IndexNode
     // Only ever filled in, never accessed reentrantly: the dynamic exclusivity check would cost
-    // a lookup more than the array read.
-    /// Per entry, once looked up: an inner node's child, or a leaf entry's sub-index root.
-    @exclusivity(unchecked) private var below: [IndexTop?] = []
+    // a lookup more than the array reads.
+    @exclusivity(unchecked) private var nodes: [SearchIndexReader.IndexNode]
+    /// Per node, where its entries' slots start in `below` and in `entries`; -1 until the first
+    /// lookup that needs them.
+    @exclusivity(unchecked) private var belowStart: [Int32]
+    @exclusivity(unchecked) private var entryStart: [Int32]
+    /// Per entry of a node, once looked up: the number of the node below it (an inner node's
+    /// child, or a leaf entry's sub-index root) plus one; 0 while not read.
+    @exclusivity(unchecked) private var below: [Int32] = []
     /// Per leaf entry that is a ref, once looked up: what it refers to (§12.2).
     @exclusivity(unchecked) private var entries: [SearchIndexReader.Entry?] = []
 
-    init(_ node: SearchIndexReader.IndexNode) {
-        self.node = node
+    init(_ root: SearchIndexReader.IndexNode) {
+        nodes = [root]
+        belowStart = [-1]
+        entryStart = [-1]
     }
 
-    /// The node below entry `i` (`ref` is its ref), read through `reader` the first time.
-    func child(_ i: Int, ref: Int, _ reader: SearchIndexReader) throws(FormatError) -> IndexTop {
-        if below.isEmpty { below = Array(repeating: nil, count: node.keyCount) }
-        if let c = below[i] { return c }
-        let c = IndexTop(try reader.indexNode(ref))
-        below[i] = c
-        return c
+    /// Kept node number `n` (0 is the root).
+    @inline(__always)
+    func node(_ n: Int) -> SearchIndexReader.IndexNode { nodes[n] }
+
+    /// The number of the node below entry `i` of node `n` (`ref` is its ref), read through
+    /// `reader` the first time.
+    func child(of n: Int, _ i: Int, ref: Int, _ reader: SearchIndexReader) throws(FormatError) -> Int {
+        var start = Int(belowStart[n])
+        if start < 0 {
+            start = below.count
+            below.append(contentsOf: repeatElement(0, count: nodes[n].keyCount))
+            belowStart[n] = Int32(start)
+        }
+        let kept = Int(below[start + i])
+        if kept > 0 { return kept - 1 }
+        let node = try reader.indexNode(ref)
+        let number = nodes.count
+        nodes.append(node)
+        belowStart.append(-1)
+        entryStart.append(-1)
+        below[start + i] = Int32(number + 1)
+        return number
     }
 
-    /// Leaf entry `i`, resolved through `reader` the first time it is a ref.
-    func entry(_ i: Int, _ reader: SearchIndexReader) throws(FormatError) -> SearchIndexReader.Entry {
+    /// Leaf entry `i` of node `n`, resolved through `reader` the first time it is a ref.
+    func entry(of n: Int, _ i: Int, _ reader: SearchIndexReader) throws(FormatError) -> SearchIndexReader.Entry {
+        let node = nodes[n]
         let v = node.slots.int(i + 1)
         if v & 1 == 1 { return .single(Int64(bitPattern: UInt64(bitPattern: v) >> 1)) }
-        if entries.isEmpty { entries = Array(repeating: nil, count: node.keyCount) }
-        if let e = entries[i] { return e }
+        var start = Int(entryStart[n])
+        if start < 0 {
+            start = entries.count
+            entries.append(contentsOf: repeatElement(nil, count: node.keyCount))
+            entryStart[n] = Int32(start)
+        }
+        if let e = entries[start + i] { return e }
         let e = try reader.leafEntry(node, i)
-        entries[i] = e
+        entries[start + i] = e
         return e
     }
 }

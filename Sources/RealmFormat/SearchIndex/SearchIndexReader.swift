@@ -80,11 +80,12 @@ public struct SearchIndexReader {
         var innerDepth = 0
         var level = 0
         var key = keyAt(0)
-        var top: IndexTop?
-        if let kept = self.top { top = kept } else { top = try snapshot.indexTop(rootRef, self) }
+        let top: IndexTop
+        if let held = self.top { top = held } else { top = try snapshot.indexTop(rootRef, self) }
+        // The number of the current node in `top`, -1 once the descent is below the kept levels.
+        var kept = 0
         while true {
-            let node: IndexNode
-            if let top { node = top.node } else { node = try indexNode(ref) }
+            let node = kept >= 0 ? top.node(kept) : try indexNode(ref)
             let i = node.lowerBound(key)
             guard i < node.keyCount else { return .none }
             if node.isInner {
@@ -94,12 +95,12 @@ public struct SearchIndexReader {
                 }
                 ref = try node.childRef(i)
                 level += 1
-                top = level < IndexTop.depth ? try top?.child(i, ref: ref, self) : nil
+                kept = kept >= 0 && level < IndexTop.depth ? try top.child(of: kept, i, ref: ref, self) : -1
                 continue
             }
             guard node.key(i) == Int64(key) else { return .none }
             let entry: Entry
-            if let top { entry = try top.entry(i, self) } else { entry = try leafEntry(node, i) }
+            if kept >= 0 { entry = try top.entry(of: kept, i, self) } else { entry = try leafEntry(node, i) }
             switch entry {
             case let .single(objKey):
                 return .single(objKey: objKey, offset: offset)
@@ -114,7 +115,7 @@ public struct SearchIndexReader {
                 innerDepth = 0
                 key = keyAt(offset)
                 level += 1
-                top = level < IndexTop.depth ? try top?.child(i, ref: subRef, self) : nil
+                kept = kept >= 0 && level < IndexTop.depth ? try top.child(of: kept, i, ref: subRef, self) : -1
             }
         }
     }
