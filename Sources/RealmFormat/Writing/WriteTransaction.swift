@@ -101,9 +101,7 @@ public final class WriteTransaction {
         let node = try snapshot.node(ref)
         release(ref, node.header.byteSize)
         guard node.hasRefs, node.header.widthType == .bits else { return }
-        for i in 0..<node.count {
-            if let r = node.ref(i) { try releaseSubtree(ref: r) }
-        }
+        try node.forEachRef { (r) throws(FormatError) in try releaseSubtree(ref: r) }
     }
 
     /// Releases one committed node, not its children (they stay in the tree or are released
