@@ -53,3 +53,54 @@ struct PackedInts {
         }
     }
 }
+
+/// Element `i` of an integer array read with the width fixed by the type: loops that would
+/// switch on a node's width per element (`PackedInts.int`) switch once instead, through
+/// `PackedInts.withReader`, and run specialized for that width (§4.3: widths 1–4 unsigned,
+/// 8–64 signed, as `Node.int` reads them).
+protocol IntegerReader {
+    func int(_ i: Int) -> Int64
+}
+
+/// What `PackedInts.withReader` calls with the reader it chose (Swift has no generic closures).
+protocol IntegerReaderVisitor {
+    associatedtype Result
+    func visit<Reader: IntegerReader>(_ reader: Reader) -> Result
+}
+
+extension PackedInts: IntegerReader {
+    /// `visitor` given a reader of these elements specialized for their width: widths 0, 1
+    /// and 8–64 have their own; 2 and 4 are read as `int` reads them.
+    @inline(__always)
+    func withReader<V: IntegerReaderVisitor>(_ visitor: V) -> V.Result {
+        guard count > 0, let base = bytes.baseAddress else { return visitor.visit(ZeroWidthInts()) }
+        switch width {
+        case 0: return visitor.visit(ZeroWidthInts())
+        case 1: return visitor.visit(OneBitInts(base: base))
+        case 8: return visitor.visit(ByteWidthInts<Int8>(base: base))
+        case 16: return visitor.visit(ByteWidthInts<Int16>(base: base))
+        case 32: return visitor.visit(ByteWidthInts<Int32>(base: base))
+        case 64: return visitor.visit(ByteWidthInts<Int64>(base: base))
+        default: return visitor.visit(self)
+        }
+    }
+}
+
+/// Width 0: every element is 0, and there are no payload bytes.
+struct ZeroWidthInts: IntegerReader {
+    @inline(__always) func int(_ i: Int) -> Int64 { 0 }
+}
+
+/// Width 1: bit `i & 7` of byte `i >> 3`.
+struct OneBitInts: IntegerReader {
+    let base: UnsafeRawPointer
+    @inline(__always) func int(_ i: Int) -> Int64 { Int64((base.load(fromByteOffset: i >> 3, as: UInt8.self) >> UInt8(i & 7)) & 1) }
+}
+
+/// Widths 8–64: little-endian signed elements of `T`'s size.
+struct ByteWidthInts<T: FixedWidthInteger & SignedInteger>: IntegerReader {
+    let base: UnsafeRawPointer
+    @inline(__always) func int(_ i: Int) -> Int64 {
+        Int64(T(littleEndian: base.loadUnaligned(fromByteOffset: i &* MemoryLayout<T>.size, as: T.self)))
+    }
+}

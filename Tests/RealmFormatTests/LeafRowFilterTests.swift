@@ -275,4 +275,30 @@ final class LeafRowFilterTests: XCTestCase {
             }
         }
     }
+
+    /// `PackedInts.withReader` (the medium-string passes read offsets and null flags through
+    /// it, widths fixed per leaf) reads every element as `PackedInts.int` does, at every width.
+    func testWidthSpecializedReadersReadAsPackedIntsAtEveryWidth() throws {
+        struct Collect: IntegerReaderVisitor {
+            let count: Int
+            func visit<Reader: IntegerReader>(_ reader: Reader) -> [Int64] { (0..<count).map { reader.int($0) } }
+        }
+        var rng = SplitMix64(seed: 0x5EED)
+        for width in [0, 1, 2, 4, 8, 16, 32, 64] {
+            let values: [Int64] = (0..<300).map { _ in
+                switch width {
+                case 0: return 0
+                case 1, 2, 4: return Int64(rng.below(1 << UInt64(width)))
+                case 64: return Int64(bitPattern: rng.next())
+                default: return Int64(rng.below(1 << UInt64(width - 1))) - (rng.below(2) == 0 ? 0 : 1 << Int64(width - 2))
+                }
+            }
+            let laid = try LaidOutIndex(MutableNode(integers: values))
+            let node = try laid.snapshot.node(laid.rootRef)
+            XCTAssertEqual(node.width, width, "the encoder chose width \(node.width) for values of width \(width)")
+            let ints = PackedInts(node)
+            XCTAssertEqual(ints.withReader(Collect(count: values.count)), values, "width \(width)")
+            XCTAssertEqual(ints.withReader(Collect(count: values.count)), values.indices.map { ints.int($0) }, "width \(width)")
+        }
+    }
 }
