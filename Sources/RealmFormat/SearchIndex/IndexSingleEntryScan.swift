@@ -77,9 +77,10 @@ struct KeptObjKeys {
         let levelKeys = [Int64](unsafeUninitializedCapacity: count + 1) { levelOut, levelCount in
             objKeys = [Int64](unsafeUninitializedCapacity: count + 1) { objOut, objCount in
                 marks.withUnsafeMutableBufferPointer { marks in
-                    for leaf in leaves {
-                        for i in 0..<leaf.keyCount {
-                            let slot = leaf.slots.int(i + 1), key = leaf.keys.int(i)
+                    @inline(__always)
+                    func scan(_ entries: Int, _ keyAt: (Int) -> Int64, _ slotAt: (Int) -> Int64) {
+                        for i in 0..<entries {
+                            let slot = slotAt(i + 1), key = keyAt(i)
                             refused |= UInt64(bitPattern: ~slot) & 1
                             refused |= key > previous ? 0 : 1
                             previous = key
@@ -97,6 +98,24 @@ struct KeptObjKeys {
                             levelOut[n] = key
                             objOut[n] = objKey
                             n &+= Int(first)
+                        }
+                    }
+                    for leaf in leaves {
+                        let keys = leaf.keys, slots = leaf.slots
+                        // Realm writes keys at width 32 (§12.2) and a file under 2 GB has slots of
+                        // width 32 (or 64): loops with those widths fixed, the rest through `int`.
+                        if keys.width == 32, slots.width == 32 || slots.width == 64,
+                           let k = keys.bytes.baseAddress, let e = slots.bytes.baseAddress {
+                            let keyAt = ByteWidthInts<Int32>(base: k)
+                            if slots.width == 32 {
+                                let slotAt = ByteWidthInts<Int32>(base: e)
+                                scan(leaf.keyCount, { keyAt.int($0) }, { slotAt.int($0) })
+                            } else {
+                                let slotAt = ByteWidthInts<Int64>(base: e)
+                                scan(leaf.keyCount, { keyAt.int($0) }, { slotAt.int($0) })
+                            }
+                        } else {
+                            scan(leaf.keyCount, { keys.int($0) }, { slots.int($0) })
                         }
                         if refused != 0 { break }
                     }
