@@ -259,6 +259,11 @@ extension Platform {
 
     public static func sync(_ fd: Int32) -> Bool { retryingInterrupts { fsync(fd) } == 0 }
 
+    /// `FileDescriptor.startWriteback` for a raw descriptor: a hint, never a failure.
+    public static func startWriteback(_ fd: Int32, offset: Int, count: Int) {
+        FileDescriptor(rawValue: fd, path: "").startWriteback(offset: offset, count: count)
+    }
+
     public static func resize(_ fd: Int32, to size: Int) -> Bool { retryingInterrupts { ftruncate(fd, off_t(size)) } == 0 }
 
     public static func closeFile(_ fd: Int32) -> Bool { close(fd) == 0 }

@@ -161,6 +161,10 @@ public final class WriteTransaction {
             guard Platform.writeAll(fd, buffers: run.buffers, at: run.offset) else {
                 throw .io(path: path, errno: Platform.lastErrno(), action: "write")
             }
+            // Each run on its way to the disk while the next is encoded, so the fsync below
+            // waits for the last stretch rather than the whole commit (tens of MB for a mass
+            // removal); as the compactor's streamed file does (Compactor+File.swift).
+            Platform.startWriteback(fd, offset: run.offset, count: run.length)
             run = NodeRun()
             runsWritten += 1
             if runsWritten == 1 { Failpoint.midWrite.hit() }
