@@ -15,6 +15,16 @@ public struct ClusterLeaf: Sendable {
         Int64(bitPattern: baseKey &+ (keys.map { $0.unsigned(row) } ?? UInt64(row)))
     }
 
+    /// Appends the ObjKeys of every row to `out`, in row order: the key array unwrapped once
+    /// for the leaf, not per row as `objectKey` does (a million-object query result).
+    public func appendObjectKeys(to out: inout [Int64]) {
+        if let keys {
+            for r in 0..<count { out.append(Int64(bitPattern: baseKey &+ keys.unsigned(r))) }
+        } else {
+            for r in 0..<count { out.append(Int64(bitPattern: baseKey &+ UInt64(r))) }
+        }
+    }
+
     /// Ref of the column leaf for `leafIndex`, nil when the slot is absent or 0.
     public func columnRef(_ leafIndex: Int) -> Int? { node.ref(leafIndex + 1) }
 }

@@ -171,10 +171,10 @@ public final class TableData {
     /// ObjKeys in table order.
     public func keys() throws -> [Int64] {
         if let k = keyCache { return k }
+        let leaves = try leaves()
         var out = [Int64]()
-        for (leaf, _) in try leaves() {
-            for r in 0..<leaf.count { out.append(leaf.objectKey(r)) }
-        }
+        out.reserveCapacity(leaves.last.map { $0.start + $0.leaf.count } ?? 0)
+        for (leaf, _) in leaves { leaf.appendObjectKeys(to: &out) }
         keyCache = out
         return out
     }
