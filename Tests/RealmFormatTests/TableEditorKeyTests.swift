@@ -37,6 +37,11 @@ final class TableEditorKeyTests: XCTestCase {
         XCTAssertEqual(editor.presentKeys(keys), expected, "unsorted keys with repeats and absent keys")
         XCTAssertEqual(editor.presentKeys(keys.sorted()), expected, "the same keys in order")
         XCTAssertEqual(editor.presentKeys([]), [])
+        // Dense, as a mass removal names them: every other object of every leaf, with each
+        // one's absent neighbour key past the last.
+        let everyOther = existing.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        XCTAssertEqual(editor.presentKeys(everyOther + everyOther.map { $0 + 1 }.filter { !editor.contains($0) }),
+                       everyOther.sorted(), "every other object")
 
         // Removing the same list removes exactly the present objects, each once.
         try editor.remove(keys)

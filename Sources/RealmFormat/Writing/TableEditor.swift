@@ -175,20 +175,32 @@ public final class TableEditor {
 
     public func contains(_ key: Int64) -> Bool { !isPastLastKey(key) && locate(key) != nil }
 
-    /// The keys of `keys` that are in the table, each once, ascending. Sorted keys are looked
-    /// up leaf by leaf, each search starting where the previous one ended.
+    /// The keys of `keys` that are in the table, each once, ascending. Sorted keys are matched
+    /// leaf by leaf: the keys up to the next leaf's base (§8.4) merged with that leaf's keys in
+    /// one forward walk of both (a mass removal names half the keys of every leaf).
     public func presentKeys(_ keys: [Int64]) -> [Int64] {
+        let sorted = Self.ascending(keys)
         var out: [Int64] = []
-        out.reserveCapacity(keys.count)
-        var leaf = leaves[0], leafKeys = leaf.keys, row = 0
-        for key in Self.ascending(keys) where out.last != key {
-            if key > (leafKeys.last ?? Int64.min) || key < leaf.base {
-                leaf = leaves[leafIndex(for: key)]
-                leafKeys = leaf.keys
-                row = 0
+        out.reserveCapacity(sorted.count)
+        var i = 0
+        while i < sorted.count {
+            let l = leafIndex(for: sorted[i])
+            let nextBase = l + 1 < leaves.count ? leaves[l + 1].base : nil
+            leaves[l].keys.withUnsafeBufferPointer { leafKeys in
+                sorted.withUnsafeBufferPointer { sorted in
+                    var row = 0, previous = out.last
+                    // At least one key each time round, so `i` always moves on.
+                    repeat {
+                        let key = sorted[i]
+                        while row < leafKeys.count && leafKeys[row] < key { row += 1 }
+                        if row < leafKeys.count && leafKeys[row] == key && previous != key {
+                            out.append(key)
+                            previous = key
+                        }
+                        i += 1
+                    } while i < sorted.count && nextBase.map({ sorted[i] < $0 }) ?? true
+                }
             }
-            row = ClusterLeafEdit.nextLowerBound(key, in: leafKeys, from: row)
-            if row < leafKeys.count && leafKeys[row] == key { out.append(key) }
         }
         return out
     }
