@@ -8,6 +8,10 @@ struct PendingIndexEntries {
     private(set) var keys: [Int64] = []
     /// Set once a value that is not an int arrived: every entry, in order.
     private(set) var values: [Value]?
+    /// The first entries whose int values ascend strictly, each above the one before: a
+    /// primary key's entries in a bulk load, looked up here (`PendingPrimaryKeys`) rather than
+    /// in a second copy. `ints` keeps them when the entries turn into `Value`s.
+    private(set) var ascendingInts = 0
 
     var count: Int { keys.count }
     var isEmpty: Bool { keys.isEmpty }
@@ -25,11 +29,28 @@ struct PendingIndexEntries {
         if values != nil {
             values!.append(value)
         } else if case let .int(v) = value {
+            if extendsAscendingInts(v) { ascendingInts += 1 }
             ints.append(v)
         } else {
             values = ints.map(Value.int) + [value]
-            ints = []
+            ints.removeSubrange(ascendingInts...)
         }
+    }
+
+    /// Whether an int appended next joins the ascending first entries.
+    func extendsAscendingInts(_ v: Int64) -> Bool {
+        values == nil && ascendingInts == ints.count && (ints.last.map { v > $0 } ?? true)
+    }
+
+    /// The ObjKey of the entry among the ascending first ones whose value is `v`, if any.
+    func key(ofAscendingInt v: Int64) -> Int64? {
+        guard ascendingInts > 0, v <= ints[ascendingInts - 1] else { return nil }
+        var lo = 0, hi = ascendingInts
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ints[mid] < v { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < ascendingInts && ints[lo] == v ? keys[lo] : nil
     }
 
     /// Entry `i`'s value.

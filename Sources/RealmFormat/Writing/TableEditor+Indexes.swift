@@ -93,6 +93,7 @@ extension TableEditor {
         values.reserveCapacity(objectCount)
         keys.reserveCapacity(objectCount)
         for leaf in leaves {
+            try unpack(leaf)
             if let cells = leaf.cells[c] {
                 guard let ints = cells.intValues, ints.count == leaf.keys.count else { return nil }
                 values += ints
