@@ -1,11 +1,11 @@
 /// Index entries waiting to go into one column's search index (`TableEditor.pendingIndex`):
-/// a million new objects' primary keys, say. Int values are kept as two plain arrays, values
-/// and ObjKeys, until a value of another kind arrives (then all become `Value`s); a bulk
-/// insert then sorts and builds from the ints (`SearchIndexWriter.build(ints:)`) with no boxed
-/// value per entry.
+/// a million new objects' primary keys, say. Int values are kept as two plain sequences, values
+/// and ObjKeys (each a mere count while it counts up, `ConsecutiveInts`), until a value of
+/// another kind arrives (then all become `Value`s); a bulk insert then sorts and builds from
+/// the ints (`SearchIndexWriter.build(ints:)`) with no boxed value per entry.
 struct PendingIndexEntries {
-    private(set) var ints: [Int64] = []
-    private(set) var keys: [Int64] = []
+    private(set) var ints = ConsecutiveInts()
+    private(set) var keys = ConsecutiveInts()
     /// Set once a value that is not an int arrived: every entry, in order.
     private(set) var values: [Value]?
     /// The first entries whose int values ascend strictly, each above the one before: a
@@ -20,8 +20,8 @@ struct PendingIndexEntries {
 
     /// An int column's entries (an index rebuild's).
     init(ints: [Int64], keys: [Int64]) {
-        self.ints = ints
-        self.keys = keys
+        self.ints = ConsecutiveInts(ints)
+        self.keys = ConsecutiveInts(keys)
     }
 
     mutating func append(_ value: Value, key: Int64) {
@@ -33,7 +33,7 @@ struct PendingIndexEntries {
             ints.append(v)
         } else {
             values = ints.map(Value.int) + [value]
-            ints.removeSubrange(ascendingInts...)
+            ints.keepFirst(ascendingInts)
         }
     }
 
