@@ -52,17 +52,17 @@ final class PendingIndexEntriesTests: XCTestCase {
                 ints.append(v)
                 keys.append(Int64(ints.count * 3))
             }
-            let sorted = try? XCTUnwrap(IndexEntryOrder.distinctLevelKeys(ints: ints, objKeys: keys))
+            let words = IndexEntryOrder.distinctLevelOrder(ints: ints)
             let levels = ints.map { (IndexKey.key(int: $0, offset: 0), IndexKey.key(int: $0, offset: 4)) }
             let order = IndexEntryOrder.permutation(levelKeys: levels, objKeys: Array(keys))
-            XCTAssertEqual(sorted?.levelKeys, order.map { Int64(levels[$0].0) }, "n = \(n)")
-            XCTAssertEqual(sorted?.objKeys, order.map { keys[$0] }, "n = \(n)")
+            XCTAssertEqual(words?.map(IndexEntryOrder.position(ofWord:)), order, "n = \(n)")
+            XCTAssertEqual(words?.map(IndexEntryOrder.levelKey(ofWord:)), order.map { Int64(levels[$0].0) }, "n = \(n)")
         }
         var ints = ConsecutiveInts(), keys = ConsecutiveInts()
         for (i, v) in [5, 1 << 32 + 5, 9].enumerated() {
             ints.append(Int64(v))
             keys.append(Int64(i))
         }
-        XCTAssertNil(IndexEntryOrder.distinctLevelKeys(ints: ints, objKeys: keys), "5 and 2^32 + 5 share their level-0 key")
+        XCTAssertNil(IndexEntryOrder.distinctLevelOrder(ints: ints), "5 and 2^32 + 5 share their level-0 key")
     }
 }

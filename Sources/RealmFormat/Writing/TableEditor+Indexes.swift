@@ -198,7 +198,7 @@ extension TableEditor {
     /// The level-by-level build of a primary key's pending ints into its empty index when
     /// their level-0 keys all differ (a bulk load's keys within 2^32 of each other, §12.3):
     /// the tree the general build makes from those entries, ordered by level-0 key alone
-    /// (`IndexEntryOrder.distinctLevelKeys`), with no value read. The entries are dropped
+    /// (`IndexEntryOrder.distinctLevelOrder`), with no value read. The values are dropped
     /// before the tree is built, so a million-object import never holds them, their order and
     /// the new index at once (issue #16). False, nothing changed, when it does not apply.
     func flushedDistinctInts(_ c: Int) throws(FormatError) -> Bool {
@@ -207,11 +207,11 @@ extension TableEditor {
               pendingIndex[c].map({ !$0.isEmpty && $0.values == nil }) == true else { return false }
         let root = try indexRoot(c)
         guard !root.isInner, root.count == 1,
-              let sorted = pendingIndex[c].flatMap({ IndexEntryOrder.distinctLevelKeys(ints: $0.ints, objKeys: $0.keys) }) else { return false }
-        pendingIndex[c] = nil
+              let order = pendingIndex[c].flatMap({ IndexEntryOrder.distinctLevelOrder(ints: $0.ints) }),
+              let objKeys = pendingIndex.removeValue(forKey: c)?.keys else { return false }
         pendingPrimaryKeys = PendingPrimaryKeys()
         snapshot.resetWorkBudget()
-        let built = try indexWriter(c).build(distinctLevelKeys: sorted.levelKeys, objKeys: sorted.objKeys, unique: true)
+        let built = try indexWriter(c).build(distinctOrder: order, objKeys: objKeys, unique: true)
         try transaction.releaseSubtree(root)
         indexRoots[c] = built
         return true
