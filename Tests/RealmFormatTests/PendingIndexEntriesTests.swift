@@ -65,4 +65,32 @@ final class PendingIndexEntriesTests: XCTestCase {
         }
         XCTAssertNil(IndexEntryOrder.distinctLevelOrder(ints: ints), "5 and 2^32 + 5 share their level-0 key")
     }
+
+    /// The build over `distinctLevelOrder`'s words is the tree the general build makes from
+    /// the same entries (`build(ints:keys:order:)`), node for node as laid out in a file;
+    /// with small nodes, so that it has inner levels.
+    func testDistinctBuildIsTheGeneralBuild() throws {
+        var random = SeededRandom(seed: 5)
+        for (n, nodeSize) in [(1, 1000), (700, 4), (3000, 10), (3000, 1000)] {
+            var seen = Set<Int64>(), ints = ConsecutiveInts(), keys = ConsecutiveInts()
+            while ints.count < n {
+                // Mostly counting up (a bulk load), some values anywhere within 2^31.
+                let v = ints.count % 5 == 4 ? Int64.random(in: -(1 << 31)...(1 << 31), using: &random) : Int64(ints.count * 2)
+                guard seen.insert(v).inserted else { continue }
+                ints.append(v)
+                keys.append(Int64(ints.count + 40))
+            }
+            let writer = SearchIndexWriter(columnType: .int, maxNodeSize: nodeSize) { _ throws(FormatError) in .null }
+            let words = try XCTUnwrap(IndexEntryOrder.distinctLevelOrder(ints: ints))
+            let distinct = try writer.build(distinctOrder: words, objKeys: keys, unique: true)
+            let levels = ints.map { (IndexKey.key(int: $0, offset: 0), IndexKey.key(int: $0, offset: 4)) }
+            let order = IndexEntryOrder.permutation(levelKeys: levels, objKeys: Array(keys))
+            let general = try writer.build(ints: Array(ints), keys: Array(keys), order: order, unique: true)
+            var a = NodeScratchImage(), b = NodeScratchImage()
+            _ = a.append(distinct)
+            _ = b.append(general)
+            XCTAssertEqual(a.bytes, b.bytes, "n = \(n), nodes of \(nodeSize)")
+            XCTAssertGreaterThan(a.bytes.count, 24)
+        }
+    }
 }

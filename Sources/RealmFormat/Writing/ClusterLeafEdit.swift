@@ -68,7 +68,7 @@ final class ClusterLeafEdit {
     /// Keys base + 0 ..< count, relative to `base`, without making the key array of a
     /// compact-form leaf (`finish` writes them for every leaf).
     var relativeKeys: [Int64] {
-        if let n = compactCount { return (0..<Int64(n)).map { $0 } }
+        if let n = compactCount { return Array(0..<Int64(n)) }
         return storedKeys.map { $0 - base }
     }
 
