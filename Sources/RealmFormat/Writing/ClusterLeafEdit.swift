@@ -34,8 +34,9 @@ final class ClusterLeafEdit {
     /// Decoded column arrays by spec index, nil while still on disk only (or packed).
     var cells: [ColumnCells?]
     /// A new leaf the inserts have passed: its columns already in their file form, by spec
-    /// index (nil for a column that stayed in `cells`), nil when nothing is packed
-    /// (`TableEditor.pack`, issue #16). Unpacked before anything else reads or changes the leaf.
+    /// index (nil for a column that stayed in `cells` or was unpacked), nil when nothing is
+    /// packed (`TableEditor.pack`, issue #16). A column is unpacked before anything else reads
+    /// or changes it.
     var packed: [MutableNode?]?
     /// Columns whose array must be written again.
     var dirty: [Bool]

@@ -93,7 +93,7 @@ extension TableEditor {
         values.reserveCapacity(objectCount)
         keys.reserveCapacity(objectCount)
         for leaf in leaves {
-            try unpack(leaf)
+            try unpack(leaf, only: c)
             if let cells = leaf.cells[c] {
                 guard let ints = cells.intValues, ints.count == leaf.keys.count else { return nil }
                 values += ints

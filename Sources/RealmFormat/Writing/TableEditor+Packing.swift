@@ -6,11 +6,11 @@
 /// (§8.5) go back to the compact form (§8.2). `finish()` writes the packed nodes as they are,
 /// so the file is the one the cells would have given.
 ///
-/// A packed leaf is unpacked before anything else reads or changes it (a value read, `set`,
-/// a removal, an insert into it, an index rebuild, an enumeration): its nodes are laid out
-/// as in a file (`NodeScratchImage`) and read back by the decoder of committed leaves,
-/// `ColumnCells.decode`, so the cells are those a later transaction would read from the
-/// committed file.
+/// A packed column is unpacked before anything else reads or changes it (a value read or
+/// `set` unpacks its column; a removal, an insert into the leaf, the whole leaf): its nodes
+/// are laid out as in a file (`NodeScratchImage`) and read back by the decoder of committed
+/// leaves, `ColumnCells.decode`, so the cells are those a later transaction would read from
+/// the committed file.
 extension TableEditor {
     /// Kinds whose packed leaf `ColumnCells.decode` reads back as the cells were. Not an
     /// enumerated column (positions of values new in this transaction are past the committed
@@ -42,14 +42,23 @@ extension TableEditor {
         leaf.allDecoded = false
     }
 
-    /// Turns a packed leaf's columns back into cells (nothing for a leaf that is not packed).
-    /// All or nothing: if a column does not decode, the leaf stays packed.
-    func unpack(_ leaf: ClusterLeafEdit) throws(FormatError) {
+    /// Turns packed columns of `leaf` back into cells: column `only`, or every one (nothing
+    /// for a column or leaf that is not packed). A value read unpacks just its column: an
+    /// index build that compares values (§12.3) reads one column of many leaves, whose other
+    /// columns stay packed. All or nothing: if a column does not decode, it stays packed.
+    func unpack(_ leaf: ClusterLeafEdit, only column: Int? = nil) throws(FormatError) {
         guard let packed = leaf.packed else { return }
+        var wanted: [Int]
+        if let column {
+            guard leaf.packedColumn(column) != nil else { return }
+            wanted = [column]
+        } else {
+            wanted = packed.indices.filter { packed[$0] != nil }
+        }
         var image = NodeScratchImage()
         var roots: [(column: Int, ref: Int)] = []
-        for (c, node) in packed.enumerated() {
-            if let node { roots.append((c, image.append(node))) }
+        for c in wanted {
+            if let node = packed[c] { roots.append((c, image.append(node))) }
         }
         let scratch = try image.snapshot()
         var decoded: [(column: Int, cells: ColumnCells)] = []
@@ -57,7 +66,10 @@ extension TableEditor {
             decoded.append((c, try ColumnCells.decode(scratch, ref: ref, kind: cellKinds[c], column: table.columns[c],
                                                       of: table, expected: leaf.count)))
         }
-        for (c, cells) in decoded { leaf.cells[c] = cells }
-        leaf.packed = nil
+        for (c, cells) in decoded {
+            leaf.cells[c] = cells
+            leaf.packed?[c] = nil
+        }
+        if leaf.packed?.allSatisfy({ $0 == nil }) ?? false { leaf.packed = nil }
     }
 }

@@ -281,7 +281,7 @@ public final class TableEditor {
     /// The cells of column `c` in `leaf`, decoded on first use (only the rows that stay when
     /// a removal is pending for the column).
     func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> ColumnCells {
-        if leaf.packed != nil { try unpack(leaf) }
+        if leaf.packed != nil { try unpack(leaf, only: c) }
         if let values = leaf.cells[c] { return values }
         let keep = leaf.removalPending[c] ? leaf.removalMask : nil
         let values = try ColumnCells.decode(snapshot, ref: try columnRef(leaf, c), kind: cellKinds[c], column: table.columns[c],
