@@ -59,4 +59,56 @@ enum IndexEntryOrder {
         }
         return order
     }
+
+    /// Entries whose level-0 keys all differ (distinct ints within 2^32 of each other, as a
+    /// bulk load's primary keys are), in index order — what `permutation` orders, since no two
+    /// entries tie on level 0 — as one word per entry: its level-0 key (sign bit flipped, so
+    /// that the unsigned order of the words is the signed order of the keys) above its
+    /// position in `ints` (`levelKey(ofWord:)`, `position(ofWord:)`). Nil when two entries
+    /// share a level-0 key. Two 16-bit radix passes and no permutation array: the ordering of
+    /// a million entries holds two arrays of a million words at most (issue #16).
+    static func distinctLevelOrder(ints: ConsecutiveInts) -> [UInt64]? {
+        let n = ints.count
+        guard n > 0, n < 1 << 32 else { return nil }
+        var words = [UInt64]()
+        words.reserveCapacity(n)
+        for i in 0..<n {
+            words.append(UInt64(UInt32(bitPattern: IndexKey.key(int: ints[i], offset: 0)) ^ 0x8000_0000) << 32 | UInt64(i))
+        }
+        var scratch = [UInt64](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: 1 << 16)
+        for shift: UInt64 in [32, 48] {
+            for d in counts.indices { counts[d] = 0 }
+            for w in words { counts[Int(w >> shift & 0xFFFF)] &+= 1 }
+            // One digit value for all: nothing moves.
+            if counts[Int(words[0] >> shift & 0xFFFF)] == n { continue }
+            var sum = 0
+            for d in counts.indices {
+                let c = counts[d]
+                counts[d] = sum
+                sum &+= c
+            }
+            // Stable: equal digits keep their order, so each pass keeps the previous one's.
+            scratch.withUnsafeMutableBufferPointer { out in
+                for w in words {
+                    let d = Int(w >> shift & 0xFFFF)
+                    out[counts[d]] = w
+                    counts[d] &+= 1
+                }
+            }
+            swap(&words, &scratch)
+        }
+        for i in 1..<n where words[i] >> 32 == words[i - 1] >> 32 { return nil }
+        return words
+    }
+
+    /// The level-0 key in a `distinctLevelOrder` word.
+    @inline(__always)
+    static func levelKey(ofWord w: UInt64) -> Int64 {
+        Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: w >> 32) ^ 0x8000_0000))
+    }
+
+    /// The entry's position in a `distinctLevelOrder` word.
+    @inline(__always)
+    static func position(ofWord w: UInt64) -> Int { Int(w & 0xFFFF_FFFF) }
 }

@@ -52,9 +52,21 @@ extension SearchIndexWriter {
         return try build(levelKeys: levelKeys, objKey: { objKeys[$0] }, value: { _ in .null }, unique: unique)
     }
 
+    /// The same over the words of `IndexEntryOrder.distinctLevelOrder`, read in place (no
+    /// array of level keys or of ordered ObjKeys: a bulk load's primary-key index, issue #16);
+    /// `objKeys` are the entries' ObjKeys by position.
+    func build(distinctOrder words: [UInt64], objKeys: ConsecutiveInts, unique: Bool) throws(FormatError) -> MutableNode {
+        guard words.count == objKeys.count else {
+            throw .cannotWrite(reason: "search index build: \(words.count) ordered entries for \(objKeys.count) ObjKeys")
+        }
+        return try build(levelKeys: words.lazy.map(IndexEntryOrder.levelKey(ofWord:)),
+                         objKey: { objKeys[IndexEntryOrder.position(ofWord: words[$0])] }, value: { _ in .null }, unique: unique)
+    }
+
     /// The level-by-level build over entries 0 ..< levelKeys.count in index order: each one's
     /// level-0 key, ObjKey and (for entries sharing a key, which `insert` combines) value.
-    private func build(levelKeys: [Int64], objKey: (Int) -> Int64, value: (Int) -> Value, unique: Bool) throws(FormatError) -> MutableNode {
+    private func build<LevelKeys: RandomAccessCollection<Int64>>(levelKeys: LevelKeys, objKey: (Int) -> Int64, value: (Int) -> Value,
+                                                                 unique: Bool) throws(FormatError) -> MutableNode where LevelKeys.Index == Int {
         let count = levelKeys.count
         // A leaf's slots and keys are gathered in plain arrays and become nodes when full.
         var leaves: [MutableNode] = []

@@ -31,8 +31,13 @@ final class ClusterLeafEdit {
     private var storedKeys: [Int64]
     /// Set while the keys are base + 0 ..< compactCount and not yet in `storedKeys`.
     private var compactCount: Int?
-    /// Decoded column arrays by spec index, nil while still on disk only.
+    /// Decoded column arrays by spec index, nil while still on disk only (or packed).
     var cells: [ColumnCells?]
+    /// A new leaf the inserts have passed: its columns already in their file form, by spec
+    /// index (nil for a column that stayed in `cells` or was unpacked), nil when nothing is
+    /// packed (`TableEditor.pack`, issue #16). A column is unpacked before anything else reads
+    /// or changes it.
+    var packed: [MutableNode?]?
     /// Columns whose array must be written again.
     var dirty: [Bool]
     /// The keys changed (objects added or removed, or a new base): the leaf array is rewritten.
@@ -46,6 +51,12 @@ final class ClusterLeafEdit {
     /// `finish()` byte by byte (`LeafRowFilter`), or when read, by decoding the kept rows.
     var removalPending: [Bool]
 
+    /// Column `c` in its file form, if the leaf is packed and the column with it.
+    func packedColumn(_ c: Int) -> MutableNode? {
+        guard let packed, c < packed.count else { return nil }
+        return packed[c]
+    }
+
     var allDirty: Bool { !dirty.contains(false) }
 
     var count: Int { compactCount ?? storedKeys.count }
@@ -53,6 +64,23 @@ final class ClusterLeafEdit {
     var lastKey: Int64? {
         if let n = compactCount { return n > 0 ? base &+ Int64(n - 1) : nil }
         return storedKeys.last
+    }
+
+    /// Keys base + 0 ..< count, relative to `base`, without making the key array of a
+    /// compact-form leaf (`finish` writes them for every leaf).
+    var relativeKeys: [Int64] {
+        if let n = compactCount { return Array(0..<Int64(n)) }
+        return storedKeys.map { $0 - base }
+    }
+
+    /// Drops the key array when the keys are base + 0 ..< count (a new leaf of a bulk load's
+    /// counter keys, §8.5): the compact form again, made into an array on first use.
+    func compactKeys() {
+        guard compactCount == nil, let first = storedKeys.first, first == base,
+              storedKeys.last == base &+ Int64(storedKeys.count - 1) else { return }
+        // First and last in place (ascending keys), so every key in between is too.
+        compactCount = storedKeys.count
+        storedKeys = []
     }
 
     private func materializeKeys() {
@@ -101,9 +129,10 @@ final class ClusterLeafEdit {
         keysChanged = true
     }
 
-    /// Forgets the decoded columns (the leaf was encoded by `finish()`).
+    /// Forgets the decoded and packed columns (the leaf was encoded by `finish()`).
     func releaseCells() {
         cells = [ColumnCells?](repeating: nil, count: cells.count)
+        packed = nil
     }
 
     /// Row of `key`, nil when absent.

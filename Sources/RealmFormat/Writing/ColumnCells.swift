@@ -84,6 +84,9 @@ struct ColumnCells {
         for v in values { append(v) }
     }
 
+    /// Whether the cells are kept in their column's typed form (not turned into `Value`s).
+    var isTyped: Bool { form != .values }
+
     /// A required int column's cells as they are held.
     var intValues: [Int64]? { form == .integers && kind == .int ? integers : nil }
 

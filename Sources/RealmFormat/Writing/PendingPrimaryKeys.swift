@@ -18,30 +18,22 @@ public enum PrimaryKeyValue: Hashable, Sendable {
 }
 
 /// Primary keys of objects made in a transaction and not yet in the index. A bulk load brings
-/// ascending int keys: those stay in a sorted array (a duplicate can only be the last one, a
-/// lookup is a binary search); anything else goes to a dictionary.
+/// ascending int keys: those are found in the primary-key column's own pending index entries
+/// (`PendingIndexEntries.ascendingInts`: a binary search there, a duplicate can only be the
+/// last one), not in a copy of them; anything else goes to a dictionary.
 struct PendingPrimaryKeys {
-    private var ascending: [(value: Int64, objectKey: Int64)] = []
     private var others: [PrimaryKeyValue: Int64] = [:]
 
-    func objectKey(_ value: PrimaryKeyValue) -> Int64? {
-        if case let .int(i) = value, let last = ascending.last, i <= last.value {
-            var lo = 0, hi = ascending.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if ascending[mid].value < i { lo = mid + 1 } else { hi = mid }
-            }
-            if lo < ascending.count && ascending[lo].value == i { return ascending[lo].objectKey }
-        }
+    /// `entries`: the primary-key column's pending index entries.
+    func objectKey(_ value: PrimaryKeyValue, entries: PendingIndexEntries?) -> Int64? {
+        if case let .int(i) = value, let key = entries?.key(ofAscendingInt: i) { return key }
         return others[value]
     }
 
-    /// Adds a value that is not present (the caller checked).
-    mutating func insert(_ value: PrimaryKeyValue, objectKey: Int64) {
-        if case let .int(i) = value, ascending.last.map({ i > $0.value }) ?? true {
-            ascending.append((i, objectKey))
-        } else {
-            others[value] = objectKey
-        }
+    /// Adds a value that is not present (the caller checked), given the column's pending
+    /// entries just before this object's entry is appended to them, as it must be next.
+    mutating func insert(_ value: PrimaryKeyValue, objectKey: Int64, entries: PendingIndexEntries?) {
+        if case let .int(i) = value, entries?.extendsAscendingInts(i) ?? true { return }
+        others[value] = objectKey
     }
 }

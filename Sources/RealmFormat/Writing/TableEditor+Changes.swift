@@ -27,9 +27,11 @@ extension TableEditor {
             guard let lookup = PrimaryKeyValue(values[pk]) else {
                 throw .cannotWrite(reason: "table '\(table.name)': a primary key must be an int, string, ObjectId, UUID or null")
             }
-            if let existing = pendingPrimaryKeys.objectKey(lookup) { throw .duplicateKey(existing: existing) }
+            if let existing = pendingPrimaryKeys.objectKey(lookup, entries: pendingIndex[pk]) { throw .duplicateKey(existing: existing) }
             if let existing = try indexedObjectKey(values[pk], column: pk) { throw .duplicateKey(existing: existing) }
-            pendingPrimaryKeys.insert(lookup, objectKey: key)
+            // Before the entry goes into `pendingIndex[pk]` (below: the primary key is always
+            // kept entry by entry, never built at finish), as `insert` requires.
+            pendingPrimaryKeys.insert(lookup, objectKey: key, entries: pendingIndex[pk])
         }
         try guarded { () throws(FormatError) in
             for c in maintainedIndexes { pendingIndex[c, default: PendingIndexEntries()].append(values[c], key: key) }
@@ -50,6 +52,9 @@ extension TableEditor {
                     }
                     leaf.keysChanged = true
                 } else {
+                    // Appends will not come back to the full leaf: it waits for `finish()`
+                    // in its file form.
+                    if appending { pack(leaf) }
                     leaf = sibling
                     row = 0
                 }

@@ -54,6 +54,7 @@ extension TableEditor {
     /// Calls `body` with the value of column `c` of each object of `leaf`, in order: read in
     /// place from a committed leaf the transaction has not touched, else from its cells.
     func forEachString(_ leaf: ClusterLeafEdit, _ c: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws(FormatError) -> Void) throws(FormatError) {
+        try unpack(leaf, only: c)
         if leaf.cells[c] == nil, !leaf.removalPending[c], case .string = cellKinds[c] {
             let reader = try StringLeafReader(snapshot, ref: try columnRef(leaf, c))
             guard reader.count == leaf.count else {

@@ -79,13 +79,16 @@ extension TableEditor {
             // old top ref still reaches the very same array (it is shared, not released).
             node[0] = committed
         } else {
-            TableEncoder.setKeys(leaf.keys.map { $0 - leaf.base }, of: node)
+            TableEncoder.setKeys(leaf.relativeKeys, of: node)
             if let ref = leaf.originalKeysRef { try transaction.releaseNode(ref: ref) }
         }
         for (c, column) in columns.enumerated() {
             let slot = 1 + column.key.leafIndex
             let original = leaf.originalColumnRef(column.key.leafIndex)
-            if leaf.cells[c] == nil, leaf.removalPending[c], let original, let keep = leaf.removalMask,
+            if let packed = leaf.packedColumn(c) {
+                // Packed by `pack` from the cells this branch would encode below (a new leaf).
+                node.setChild(slot, packed)
+            } else if leaf.cells[c] == nil, leaf.removalPending[c], let original, let keep = leaf.removalMask,
                let filtered = try LeafRowFilter.filtered(snapshot, ref: original, kind: cellKinds[c], keep: keep, kept: leaf.count) {
                 node.setChild(slot, filtered)
                 try transaction.releaseSubtree(ref: original)

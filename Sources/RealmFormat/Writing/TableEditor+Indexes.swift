@@ -93,6 +93,7 @@ extension TableEditor {
         values.reserveCapacity(objectCount)
         keys.reserveCapacity(objectCount)
         for leaf in leaves {
+            try unpack(leaf, only: c)
             if let cells = leaf.cells[c] {
                 guard let ints = cells.intValues, ints.count == leaf.keys.count else { return nil }
                 values += ints
@@ -153,6 +154,7 @@ extension TableEditor {
 
     /// Puts the pending entries of column `c` into its tree, in index-key order.
     func flushPendingIndex(_ c: Int) throws(FormatError) {
+        if try flushedDistinctInts(c) { return }
         guard let pending = pendingIndex.removeValue(forKey: c), !pending.isEmpty else { return }
         if c == primaryKeyColumn { pendingPrimaryKeys = PendingPrimaryKeys() }
         let type = columns[c].type
@@ -173,14 +175,14 @@ extension TableEditor {
                 levelKeys.append((IndexKey.key(data, offset: 0), IndexKey.key(data, offset: 4)))
             }
         }
-        let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: pending.keys)
+        let order = IndexEntryOrder.permutation(levelKeys: levelKeys, objKeys: Array(pending.keys))
         let writer = indexWriter(c)
         var root = try indexRoot(c)
         let unique = c == primaryKeyColumn
         if !root.isInner && root.count == 1 {
             // An empty index (a new table, a rebuild): built level by level, the same tree.
             snapshot.resetWorkBudget()
-            let built = intsOnly ? try writer.build(ints: pending.ints, keys: pending.keys, order: order, unique: unique)
+            let built = intsOnly ? try writer.build(ints: Array(pending.ints), keys: Array(pending.keys), order: order, unique: unique)
                 : try writer.build(pending.pairs, order: order, unique: unique)
             try transaction.releaseSubtree(root)
             indexRoots[c] = built
@@ -191,6 +193,28 @@ extension TableEditor {
             root = try writer.insert(pending.value(i), objKey: pending.keys[i], into: root, unique: unique)
         }
         indexRoots[c] = root
+    }
+
+    /// The level-by-level build of a primary key's pending ints into its empty index when
+    /// their level-0 keys all differ (a bulk load's keys within 2^32 of each other, §12.3):
+    /// the tree the general build makes from those entries, ordered by level-0 key alone
+    /// (`IndexEntryOrder.distinctLevelOrder`), with no value read. The values are dropped
+    /// before the tree is built, so a million-object import never holds them, their order and
+    /// the new index at once (issue #16). False, nothing changed, when it does not apply.
+    func flushedDistinctInts(_ c: Int) throws(FormatError) -> Bool {
+        // No binding of the entries here: the dictionary's copy is the only one, freed below.
+        guard c == primaryKeyColumn, columns[c].type == .int,
+              pendingIndex[c].map({ !$0.isEmpty && $0.values == nil }) == true else { return false }
+        let root = try indexRoot(c)
+        guard !root.isInner, root.count == 1,
+              let order = pendingIndex[c].flatMap({ IndexEntryOrder.distinctLevelOrder(ints: $0.ints) }),
+              let objKeys = pendingIndex.removeValue(forKey: c)?.keys else { return false }
+        pendingPrimaryKeys = PendingPrimaryKeys()
+        snapshot.resetWorkBudget()
+        let built = try indexWriter(c).build(distinctOrder: order, objKeys: objKeys, unique: true)
+        try transaction.releaseSubtree(root)
+        indexRoots[c] = built
+        return true
     }
 
     func indexErase(_ value: Value, key: Int64, column c: Int) throws(FormatError) {

@@ -34,6 +34,7 @@ extension TableEditor {
                 i += 1
             }
             guard !rows.isEmpty else { continue }
+            try unpack(leaf)
             if eraseFromIndexes {
                 for row in rows {
                     for c in maintainedIndexes { try indexErase(try cells(leaf, c)[row], key: leaf.keys[row], column: c) }

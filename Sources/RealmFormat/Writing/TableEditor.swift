@@ -36,9 +36,13 @@ public final class TableEditor {
         /// own entries, read in index order with the removed objects' dropped (the fast path);
         /// off, the general path reads every kept value and sorts the entries.
         public var rebuildsIndexesFromCommittedEntries: Bool
-        public init(keepsUnchangedKeys: Bool = true, rebuildsIndexesFromCommittedEntries: Bool = true) {
+        /// Whether a bulk insert packs each new leaf it fills into its file form as it moves
+        /// on (`pack`, the fast path); off, every leaf keeps its cells until `finish()`.
+        public var packsFullLeaves: Bool
+        public init(keepsUnchangedKeys: Bool = true, rebuildsIndexesFromCommittedEntries: Bool = true, packsFullLeaves: Bool = true) {
             self.keepsUnchangedKeys = keepsUnchangedKeys
             self.rebuildsIndexesFromCommittedEntries = rebuildsIndexesFromCommittedEntries
+            self.packsFullLeaves = packsFullLeaves
         }
     }
     public let options: Options
@@ -239,7 +243,7 @@ public final class TableEditor {
     public func objectKey(primaryKey value: Value) throws(FormatError) -> Int64? {
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()
-        if let lookup = PrimaryKeyValue(value), let key = pendingPrimaryKeys.objectKey(lookup) { return key }
+        if let lookup = PrimaryKeyValue(value), let key = pendingPrimaryKeys.objectKey(lookup, entries: pendingIndex[pk]) { return key }
         return try indexedObjectKey(value, column: pk)
     }
 
@@ -289,6 +293,7 @@ public final class TableEditor {
     /// The cells of column `c` in `leaf`, decoded on first use (only the rows that stay when
     /// a removal is pending for the column).
     func cells(_ leaf: ClusterLeafEdit, _ c: Int) throws(FormatError) -> ColumnCells {
+        if leaf.packed != nil { try unpack(leaf, only: c) }
         if let values = leaf.cells[c] { return values }
         let keep = leaf.removalPending[c] ? leaf.removalMask : nil
         let values = try ColumnCells.decode(snapshot, ref: try columnRef(leaf, c), kind: cellKinds[c], column: table.columns[c],

@@ -87,9 +87,16 @@ struct CSVTypedRow {
     private mutating func set(_ column: Column, _ t: [UInt8], _ r: Range<Int>, quoted: Bool) -> Bool {
         if column.kind == .string, !r.isEmpty, isASCII(t, r), case .string(var previous) = cells[column.cell] {
             // ASCII text into the previous row's array: the editor copied its bytes into the
-            // column, so the array is ours alone again — no allocation per string.
+            // column, so the array is ours alone again — no allocation per string. Unless an
+            // index's pending entries keep the value (an indexed string property): then each
+            // row gets a new array, which must not inherit a capacity the allocator rounded
+            // up, row after row (it crept to 700 bytes per name in a 200,000-row import).
             cells[column.cell] = .null
-            previous.removeAll(keepingCapacity: true)
+            if previous.capacity > 2 * Swift.max(r.count, 32) {
+                previous = []
+            } else {
+                previous.removeAll(keepingCapacity: true)
+            }
             previous.append(contentsOf: t[r])
             cells[column.cell] = .string(previous)
             return true
