@@ -101,22 +101,17 @@ public struct Node: Sendable {
     public func forEachRef<E: Error>(_ body: (Int) throws(E) -> Void) throws(E) {
         let slots = PackedInts(self)
         guard let p = slots.bytes.baseAddress, count > 0 else { return }
+        @inline(__always)
+        func visit(_ read: (Int) -> Int64) throws(E) {
+            for i in 0..<count {
+                let v = read(i)
+                if v != 0 && v & 1 == 0 { try body(Int(v)) }
+            }
+        }
         switch width {
-        case 32:
-            for i in 0..<count {
-                let v = Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))
-                if v != 0 && v & 1 == 0 { try body(Int(v)) }
-            }
-        case 64:
-            for i in 0..<count {
-                let v = Int64(littleEndian: p.loadUnaligned(fromByteOffset: 8 &* i, as: Int64.self))
-                if v != 0 && v & 1 == 0 { try body(Int(v)) }
-            }
-        default:
-            for i in 0..<count {
-                let v = slots.int(i)
-                if v != 0 && v & 1 == 0 { try body(Int(v)) }
-            }
+        case 32: try visit(ByteWidthInts<Int32>(base: p).int)
+        case 64: try visit(ByteWidthInts<Int64>(base: p).int)
+        default: try visit(slots.int)
         }
     }
 
