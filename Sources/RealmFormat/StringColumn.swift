@@ -397,7 +397,13 @@ extension StringColumn.Leaf {
     /// objects; nil when it fails a check or is enumerated (the caller's other paths read it
     /// and report what is wrong).
     init?(_ snapshot: Snapshot, ref: Int, objects: Int) throws(FormatError) {
-        let node = try snapshot.node(ref)
+        try self.init(ref: ref, objects: objects, reading: snapshot.node)
+    }
+
+    /// The same, with nodes read by `node` (`DistinctStringCount` reads them without the
+    /// snapshot, on two threads).
+    init?(ref: Int, objects: Int, reading read: (Int) throws(FormatError) -> Node) throws(FormatError) {
+        let node = try read(ref)
         if !node.hasRefs {
             guard node.header.widthType == .multiply, node.count == objects else { return nil }
             self = .short(slots: node.payloadBytes(), width: node.width)
@@ -409,9 +415,9 @@ extension StringColumn.Leaf {
             return
         }
         guard node.count >= 2, let r = node.ref(0) else { return nil }
-        let offsets = try snapshot.node(r)
-        let blob = try node.ref(1).map { r throws(FormatError) in try snapshot.node(r) }
-        let nullNode = try node.ref(2).map { r throws(FormatError) in try snapshot.node(r) }
+        let offsets = try read(r)
+        let blob = try node.ref(1).map { r throws(FormatError) in try read(r) }
+        let nullNode = try node.ref(2).map { r throws(FormatError) in try read(r) }
         guard offsets.count == objects, nullNode.map({ $0.count >= offsets.count }) ?? true else { return nil }
         let blobBytes = blob?.payloadBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
         let ends = PackedInts(offsets)

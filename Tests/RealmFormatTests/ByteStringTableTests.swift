@@ -65,8 +65,8 @@ final class ByteStringTableTests: XCTestCase {
         XCTAssertEqual(expected.count, Set(pool).count, "every value of the pool was drawn")
         for (v, p) in expected { XCTAssertEqual(table.value(p), v) }
 
-        // `sorted` orders by the first 8 bytes as a word before any byte-by-byte comparison:
-        // the same order as sorting by `precedes` alone, null first.
+        // `sorted` orders by the first 16 bytes as two words and the length before any
+        // byte-by-byte comparison: the same order as sorting by `precedes` alone, null first.
         _ = table.insert(nil)
         let plainOrder = (0..<table.count).sorted { table.precedes($0, $1) }
         let (sorted, rank) = table.sorted()
@@ -113,5 +113,30 @@ final class ByteStringTableTests: XCTestCase {
         let reordered = ByteStringTable(table, order: order)
         XCTAssertEqual((0..<reordered.count).map { reordered.value($0) }, sorted)
         XCTAssertEqual(reordered.nullPosition, 0)
+    }
+
+    /// A table read as `ByteStrings` (how a value list is encoded, `EnumValueWriter.encode`)
+    /// gives the leaf its values copied out give, in each leaf form: short, medium and big,
+    /// with null first, in the middle or absent, and all null.
+    func testTableAsByteStringsEncodesTheLeafOfItsValues() throws {
+        let samples: [[[UInt8]?]] = [
+            [Array("a".utf8), nil, [], Array("fifteen bytes..".utf8)],
+            [nil, Array("sixteen bytes...".utf8), Array("x".utf8)],
+            [Array(String(repeating: "m", count: 63).utf8), [], Array("b".utf8)],
+            [Array(String(repeating: "B", count: 64).utf8), nil, Array("c".utf8)],
+            [nil],
+            [],
+        ]
+        for values in samples {
+            var table = ByteStringTable()
+            for v in values {
+                if let v { _ = v.withUnsafeBufferPointer { table.insert($0) } } else { _ = table.insert(nil) }
+            }
+            XCTAssertEqual(table.longest, values.longest, "\(values)")
+            XCTAssertEqual(table.byteCount, values.byteCount)
+            let direct = try TreeImage(LeafEncoder.stringLeaf(of: table)).bytes
+            let copied = try TreeImage(LeafEncoder.stringLeaf(values)).bytes
+            XCTAssertEqual(direct, copied, "\(values)")
+        }
     }
 }

@@ -14,6 +14,8 @@ struct TreeImage {
     let snapshot: Snapshot
     let rootRef: Int
     let nodeCount: Int
+    /// The image's bytes: equal for two trees exactly when they are node for node the same.
+    let bytes: [UInt8]
 
     init(_ root: MutableNode) throws {
         var out = [UInt8](repeating: 0, count: 24)
@@ -43,6 +45,7 @@ struct TreeImage {
         }
         rootRef = Int(try write(root))
         nodeCount = count
+        bytes = out
         snapshot = try Snapshot(image: ByteImage(bytes: out))
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import RealmFormat
+@testable import RealmFormat
 import RealmObjects
 import RealmTestSupport
 import XCTest
@@ -54,5 +54,47 @@ final class EnumeratedCopyTests: XCTestCase {
                 try? FileManager.default.removeItem(atPath: path + ".lock")
             }
         }
+    }
+
+    /// A column counted on two threads (`DistinctStringCount`, each half of the leaves into a
+    /// table of its own, then merged) plans exactly what one pass plans: the same report and,
+    /// compacted, the same bytes — with every column split (threshold 0), including small
+    /// ones, at percentages that enumerate all, some or none of the columns.
+    func testTwoThreadCensusGivesTheOnePassFile() throws {
+        for name in ["basic", "alltypes", "large"] {
+            let source = try Snapshot(path: Fixtures.path("realm-core/\(name).realm"))
+            let file = try RealmFile(path: "", snapshot: source)
+            for percent in [100.0, 10, 1, 0.01] {
+                var split = StringEnumerationPlan(), whole = StringEnumerationPlan()
+                try split.add(file.classes.map(\.table), in: source, maxDistinctPercent: percent, twoThreadsFrom: 0)
+                try whole.add(file.classes.map(\.table), in: source, maxDistinctPercent: percent, twoThreadsFrom: .max)
+                XCTAssertEqual(split.columns, whole.columns, "\(name) at \(percent) %")
+                XCTAssertEqual(try Compactor.compact(source, enumeration: split), try Compactor.compact(source, enumeration: whole),
+                               "\(name) at \(percent) %: the compacted bytes differ")
+            }
+        }
+    }
+
+    /// A leaf the two threads do not read in place (a big leaf, §9.4.3: one value over 63
+    /// bytes) sends the whole column back to the one pass: the plan is still the one-pass plan.
+    func testTwoThreadCensusFallsBackForABigLeaf() throws {
+        let dir = Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Fixtures.copy("realm-core/basic.realm", into: dir)
+        let writer = try RealmWriter(path: path)
+        let person = try XCTUnwrap(writer.file.objectClass(named: "Person"))
+        var keys: [Int64] = []
+        try writer.file.forEachObject(of: person, properties: []) { key, _ in keys.append(key) }
+        let email = try XCTUnwrap(person.property(named: "email"))
+        try writer.set(person, key: try XCTUnwrap(keys.last), email, .string(Array(String(repeating: "long address ", count: 8).utf8)))
+        try writer.commit()
+        let source = try Snapshot(path: path)
+        let file = try RealmFile(path: "", snapshot: source)
+        var split = StringEnumerationPlan(), whole = StringEnumerationPlan()
+        try split.add(file.classes.map(\.table), in: source, maxDistinctPercent: 100, twoThreadsFrom: 0)
+        try whole.add(file.classes.map(\.table), in: source, maxDistinctPercent: 100, twoThreadsFrom: .max)
+        XCTAssertEqual(split.columns, whole.columns)
+        XCTAssertTrue(split.columns.contains { $0.column == "email" && $0.enumerated }, "\(split.columns)")
+        XCTAssertEqual(try Compactor.compact(source, enumeration: split), try Compactor.compact(source, enumeration: whole))
     }
 }

@@ -25,6 +25,7 @@ struct Profile {
 
     func run() throws {
         if mode == "delete" { return try runDeletes() }
+        if mode == "bundle" || mode == "bundle-memory" { return try runBundles() }
         let snapshot = try Snapshot(path: file)
         // One untimed run outside the measured function, so that lazily built per-snapshot
         // state (leaf lists, column refs) is counted as the benchmark's warm-up leaves it.
@@ -56,6 +57,43 @@ struct Profile {
         unlink(copy)
         unlink(copy + ".lock")
         print("delete \(query.isEmpty ? "age < 50" : query): \(deleted) (\(milliseconds(total / Double(runs))) per run)")
+    }
+
+    /// Workload 1b's bundle copy in its three phases, each timed: the enumeration plan (distinct
+    /// values counted and sorted), the compaction writing the plan into new bytes, and the
+    /// synced write of those bytes.
+    func runBundles() throws {
+        let out = file + ".profile-bundle"
+        var plan = 0.0, compact = 0.0, write = 0.0
+        for _ in 0..<runs {
+            unlink(out)
+            let t0 = now()
+            _ = try profiledRuns(bundling: file, into: out, phases: &plan, &compact)
+            write += now() - t0
+        }
+        write -= plan + compact
+        unlink(out)
+        let n = Double(runs)
+        // Streamed, the compaction and its writes overlap: "compact" is then 0 and "write" holds both.
+        print("\(mode): plan \(milliseconds(plan / n)), compact \(milliseconds(compact / n)), write+sync \(milliseconds(write / n)) per run")
+    }
+
+    @inline(never)
+    func profiledRuns(bundling path: String, into out: String, phases plan: inout Double, _ compact: inout Double) throws -> Int {
+        let t0 = now()
+        let snapshot = try Snapshot(path: path)
+        let (p, _) = try EnumeratedCopy.plan(for: snapshot, maxDistinctPercent: 10)
+        let t1 = now()
+        if mode == "bundle-memory" {
+            let bytes = try Compactor.compact(snapshot, enumeration: p)
+            compact += now() - t1
+            try RealmFiles.writeFile(out, bytes, sync: true)
+            plan += t1 - t0
+            return bytes.count
+        }
+        let size = try Compactor.compact(snapshot, toFile: out, enumeration: p)
+        plan += t1 - t0
+        return size
     }
 
     @inline(never)
@@ -96,7 +134,7 @@ struct Profile {
             }
             return sum
         default:
-            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups, delete)")
+            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups, delete, bundle)")
         }
     }
 }

@@ -61,8 +61,11 @@ struct WriteWorkloads {
             var bundle = Row(id: "1b", title: "bundle copy of 1 (strings ≤ 10 % distinct enumerated)")
             let realmOut = "\(work)/write-bundle.realm", sqliteOut = "\(work)/write-bundle.sqlite"
             try rounds(&bundle, realm: (setup: { removeRealm(realmOut) }, run: {
-                let (bytes, _) = try EnumeratedCopy.make(of: try Snapshot(path: realmPath), maxDistinctPercent: 10)
-                try RealmFiles.writeFile(realmOut, bytes, sync: true)
+                // As `realmsh compact --enumerate-strings 10 -o OUT` does it: the plan, then the
+                // compaction streamed into a temporary file, fsynced, renamed (as 11b).
+                let snapshot = try Snapshot(path: realmPath)
+                let (plan, _) = try EnumeratedCopy.plan(for: snapshot, maxDistinctPercent: 10)
+                try Compactor.compact(snapshot, toFile: realmOut, enumeration: plan)
             }), sqlite: (setup: { removeSQLite(sqliteOut) }, run: {
                 try SQLiteFile.open(sqlitePath).exec("VACUUM INTO '\(sqliteOut)'")
             }), check: {

@@ -35,31 +35,51 @@ struct ByteStringTable {
 
     /// The values of `other` in the order `order` gives (a permutation of its positions).
     init(_ other: ByteStringTable, order: [Int]) {
+        // Sized for all of them at once: no growth and rehash on the way.
+        bytes.reserveCapacity(other.bytes.count)
+        ends.reserveCapacity(other.ends.count)
+        shortSlots = Array(repeating: ShortSlot(), count: other.shortSlots.count)
+        slots = Array(repeating: 0, count: other.slots.count)
         for p in order { other.withValue(p) { _ = self.insert($0) } }
     }
 
     /// The values in realm-core's order (`precedes`), and for each position here its
     /// position there.
     func sorted() -> (table: ByteStringTable, rank: [Int64]) {
-        // Each value's first 8 bytes as one big-endian word, zero beyond its end: where two
+        // Each value's first 16 bytes as two big-endian words, zero beyond its end. Where the
         // words differ they give `precedes`' answer (at the first different byte either both
-        // have bytes, or the shorter ended there, a prefix, with the padding's 0 below the
-        // other's nonzero byte); only values equal there are compared byte by byte.
-        var heads = [UInt64](repeating: 0, count: count)
+        // have bytes, or the shorter ended there, with the padding's 0 below the other's
+        // nonzero byte). Where they are equal and both values are at most 16 bytes long, the
+        // shorter is a prefix of the longer (the rest of it is zeros) and comes first; only
+        // values equal there and longer are compared byte by byte.
+        struct Key {
+            var head: UInt64, next: UInt64
+            var length: Int32, position: Int32
+        }
+        var keys = [Key]()
+        keys.reserveCapacity(count)
         bytes.withUnsafeBufferPointer { b in
-            for p in 0..<count where p != nullPosition {
-                let start = p == 0 ? 0 : ends[p - 1]
-                var word: UInt64 = 0
-                for i in 0..<min(8, ends[p] - start) { word |= UInt64(b[start + i]) << UInt64(56 - 8 * i) }
-                heads[p] = word
+            var start = 0
+            for p in 0..<count {
+                defer { start = ends[p] }
+                if p == nullPosition { continue }
+                var head: UInt64 = 0, next: UInt64 = 0
+                let length = ends[p] - start
+                for i in 0..<min(8, length) { head |= UInt64(b[start + i]) << UInt64(56 - 8 * i) }
+                if length > 8 { for i in 8..<min(16, length) { next |= UInt64(b[start + i]) << UInt64(120 - 8 * i) } }
+                keys.append(Key(head: head, next: next, length: Int32(truncatingIfNeeded: min(length, 17)), position: Int32(p)))
             }
         }
-        let null = nullPosition ?? -1
-        let order = (0..<count).sorted { x, y in
-            if x == null || y == null { return x == null && y != null }
-            if heads[x] != heads[y] { return heads[x] < heads[y] }
-            return precedes(x, y)
+        keys.sort { x, y in
+            if x.head != y.head { return x.head < y.head }
+            if x.next != y.next { return x.next < y.next }
+            if x.length <= 16 || y.length <= 16 { return x.length < y.length }
+            return precedes(Int(x.position), Int(y.position))
         }
+        var order = [Int]()
+        order.reserveCapacity(count)
+        if let nullPosition { order.append(nullPosition) }
+        for k in keys { order.append(Int(k.position)) }
         var rank = [Int64](repeating: 0, count: order.count)
         for (r, p) in order.enumerated() { rank[p] = Int64(r) }
         return (ByteStringTable(self, order: order), rank)
@@ -288,3 +308,29 @@ struct ByteStringTable {
         return h ^ (h >> 29)
     }
 }
+
+/// The values in position order, as the string leaf encoder reads them (a value list is
+/// written straight from the table's buffer, `EnumValueWriter.encode`).
+extension ByteStringTable: ByteStrings {
+    var longest: Int {
+        var longest = -1, start = 0
+        for p in 0..<ends.count {
+            if p != nullPosition { longest = max(longest, ends[p] - start) }
+            start = ends[p]
+        }
+        return longest
+    }
+
+    var byteCount: Int { bytes.count }
+
+    func forEachValue(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        bytes.withUnsafeBufferPointer { b in
+            var start = 0
+            for p in 0..<ends.count {
+                if p == nullPosition { body(nil) } else { body(UnsafeBufferPointer(rebasing: b[start..<ends[p]])) }
+                start = ends[p]
+            }
+        }
+    }
+}
+

@@ -60,9 +60,13 @@ final class EnumValueWriter: Equatable {
     func value(at position: Int64) -> [UInt8]? { table.value(Int(position)) }
 
     /// The list as an `ArrayString` leaf: short, medium or big by its longest value (§9.4).
+    /// Written from the table's one buffer: no array per value.
     func encode() throws(FormatError) -> MutableNode {
-        let values = (0..<table.count).map { table.value($0).map(Value.string) ?? .null }
-        return try LeafEncoder.encode(values, type: .string, nullable: true, context: .cluster)
+        let longest = table.longest
+        guard longest <= LeafEncoder.maxStringSize else {
+            throw .cannotWrite(reason: "a value of \(longest) bytes exceeds Realm's limit of \(LeafEncoder.maxStringSize) bytes")
+        }
+        return LeafEncoder.stringLeaf(of: table)
     }
 
     static func == (a: EnumValueWriter, b: EnumValueWriter) -> Bool { a === b }

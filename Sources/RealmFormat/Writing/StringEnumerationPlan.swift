@@ -27,6 +27,15 @@ public struct StringEnumerationPlan {
     /// full-text indexed) whose distinct values are at most `maxDistinctPercent` % of their
     /// table's objects (100: all). Tables without objects are left alone.
     public mutating func add(_ tables: [Table], in snapshot: Snapshot, maxDistinctPercent: Double) throws(FormatError) {
+        try add(tables, in: snapshot, maxDistinctPercent: maxDistinctPercent, twoThreadsFrom: Self.twoThreadsFrom)
+    }
+
+    /// Columns of at least this many objects are counted on two threads (`DistinctStringCount`).
+    static let twoThreadsFrom = 50_000
+
+    /// `add`, with columns of at least `twoThreadsFrom` objects counted on two threads (tests
+    /// set it to 0 or `Int.max` to compare the two).
+    mutating func add(_ tables: [Table], in snapshot: Snapshot, maxDistinctPercent: Double, twoThreadsFrom: Int) throws(FormatError) {
         for table in tables {
             guard let root = table.clusterRef else { continue }
             snapshot.resetWorkBudget()
@@ -43,7 +52,8 @@ public struct StringEnumerationPlan {
                                           enumerated: true, alreadyEnumerated: true))
                     continue
                 }
-                let planned = try plan(column, of: table, leaves: leaves.map(\.leaf), snapshot: snapshot, limit: limit)
+                let planned = try plan(column, of: table, leaves: leaves.map(\.leaf), snapshot: snapshot, limit: limit,
+                                       twoThreads: objects >= twoThreadsFrom)
                 columns.append(PlannedColumn(table: table.name, column: column.name, distinctValues: planned.distinct, objects: objects,
                                       enumerated: planned.list != nil, alreadyEnumerated: false))
                 if let list = planned.list { lists.append((column.specIndex, list)) }
@@ -53,32 +63,55 @@ public struct StringEnumerationPlan {
     }
 
     /// The positions of one column's leaves and its value list, or the count at which it
-    /// stopped (no list).
+    /// stopped (no list). With `twoThreads`, counted on two threads when its values all lie in
+    /// place (`DistinctStringCount`).
     private mutating func plan(_ column: Column, of table: Table, leaves: [ClusterLeaf], snapshot: Snapshot,
-                               limit: Int) throws(FormatError) -> (distinct: Int, list: MutableNode?) {
-        var seen = ByteStringTable()
-        var batch = ByteStringTable.Batch()
-        var positions: [(ref: Int, positions: [Int64])] = []
+                               limit: Int, twoThreads: Bool) throws(FormatError) -> (distinct: Int, list: MutableNode?) {
+        var refs = [Int]()
+        refs.reserveCapacity(leaves.count)
         for leaf in leaves {
             guard let ref = leaf.columnRef(column.leafIndex) else {
                 throw .corrupt(offset: leaf.node.ref, reason: "table '\(table.name)': no data for column '\(column.name)'")
             }
+            refs.append(ref)
+        }
+        var census: DistinctStringCount?
+        if twoThreads {
+            let stringLeaves = zip(leaves, refs).map { DistinctStringCount.LeafRef(ref: $1, objects: $0.count) }
+            switch DistinctStringCount.counting(stringLeaves, of: snapshot.image, limit: limit) {
+            case let .counted(counted): census = counted
+            case .tooMany: return (limit + 1, nil)
+            case .notInPlace: break
+            }
+        }
+        if census == nil { census = try onePass(column, of: table, leaves: leaves, refs: refs, snapshot: snapshot, limit: limit) }
+        guard let census else { return (limit + 1, nil) }
+        let (sorted, rank) = census.values.sorted()
+        for (ref, leafPositions) in zip(refs, census.positions) {
+            replacements[ref] = MutableNode(integers: leafPositions.map { rank[Int($0)] })
+        }
+        return (sorted.count, try EnumValueWriter(new: sorted).encode())
+    }
+
+    /// The census in one pass through each leaf's reader (any leaf form; a leaf that fails its
+    /// checks is reported); nil past `limit`.
+    private func onePass(_ column: Column, of table: Table, leaves: [ClusterLeaf], refs: [Int], snapshot: Snapshot,
+                         limit: Int) throws(FormatError) -> DistinctStringCount? {
+        var census = DistinctStringCount()
+        var batch = ByteStringTable.Batch()
+        for (leaf, ref) in zip(leaves, refs) {
             let reader = try StringLeafReader(snapshot, ref: ref)
             guard reader.count == leaf.count else {
                 throw .corrupt(offset: ref, reason: "table '\(table.name)': column '\(column.name)' holds \(reader.count) values for \(leaf.count) objects")
             }
             var leafPositions = [Int64]()
             leafPositions.reserveCapacity(reader.count)
-            try reader.forEachValue { v in seen.insert(v, batch: &batch, positions: &leafPositions) }
-            seen.flush(&batch, positions: &leafPositions)
-            if seen.count > limit { return (limit + 1, nil) }
-            positions.append((ref, leafPositions))
+            try reader.forEachValue { v in census.values.insert(v, batch: &batch, positions: &leafPositions) }
+            census.values.flush(&batch, positions: &leafPositions)
+            if census.values.count > limit { return nil }
+            census.positions.append(leafPositions)
         }
-        let (sorted, rank) = seen.sorted()
-        for (ref, leafPositions) in positions {
-            replacements[ref] = MutableNode(integers: leafPositions.map { rank[Int($0)] })
-        }
-        return (sorted.count, try EnumValueWriter(new: sorted).encode())
+        return census
     }
 
     /// The table's Spec with the new value lists in slot 4 (§7.5: one entry per public column;
