@@ -15,7 +15,9 @@ import RealmQuery
 /// `lookups` (workload 9's 100,000 primary-key lookups summing `age`) and `delete` (write
 /// workload 11a on a write-benchmark file: the objects matching the query, default
 /// `age < 50`, deleted and committed, each run on a fresh synced copy made outside
-/// `profiledRuns`).
+/// `profiledRuns`), `bundle` (workload 1b: the enumeration plan, then the streamed
+/// compaction, each phase timed; `bundle-memory`: the compaction into memory, then written)
+/// and `compact` (workload 11b: the streamed compaction alone; "plan" is then the open).
 struct Profile {
     let file: String
     let query: String
@@ -25,7 +27,7 @@ struct Profile {
 
     func run() throws {
         if mode == "delete" { return try runDeletes() }
-        if mode == "bundle" || mode == "bundle-memory" { return try runBundles() }
+        if mode == "bundle" || mode == "bundle-memory" || mode == "compact" { return try runBundles() }
         let snapshot = try Snapshot(path: file)
         // One untimed run outside the measured function, so that lazily built per-snapshot
         // state (leaf lists, column refs) is counted as the benchmark's warm-up leaves it.
@@ -82,6 +84,11 @@ struct Profile {
     func profiledRuns(bundling path: String, into out: String, phases plan: inout Double, _ compact: inout Double) throws -> Int {
         let t0 = now()
         let snapshot = try Snapshot(path: path)
+        if mode == "compact" {
+            // Workload 11b: the plain compaction, streamed, fsynced, renamed.
+            plan += now() - t0
+            return try Compactor.compact(snapshot, toFile: out)
+        }
         let (p, _) = try EnumeratedCopy.plan(for: snapshot, maxDistinctPercent: 10)
         let t1 = now()
         if mode == "bundle-memory" {
@@ -134,7 +141,7 @@ struct Profile {
             }
             return sum
         default:
-            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups, delete, bundle)")
+            throw BenchError("unknown profile mode '\(mode)' (count, run-count, rows, lookups, delete, bundle, bundle-memory, compact)")
         }
     }
 }

@@ -180,7 +180,7 @@ public struct Compactor {
         // before returning, so this node's slots stay at base..<base + n.
         let n = node.count
         let base = slotStack.count
-        for i in 0..<n { slotStack.append(node.int(i)) }
+        pushSlots(of: node)
         if node.isInner {
             try copyChildrenColumnMajor(slots: base..<base + n, depth: depth)
         } else {
@@ -218,7 +218,7 @@ public struct Compactor {
                 let child = try snapshot.node(ref)
                 if child.hasRefs, !child.isInner, child.header.widthType == .bits {
                     let base = slotStack.count
-                    for j in 0..<child.count { slotStack.append(child.int(j)) }
+                    pushSlots(of: child)
                     leaves.append((i, base, child.count, child.header.flags & 0xE0))
                     continue
                 }
@@ -254,8 +254,27 @@ public struct Compactor {
         let size = 8 + node.header.payloadSize
         out.append(contentsOf: node.image.rawSlice(node.ref, size))
         for i in start..<start + 4 { out[i] = 0x41 }
-        out.append(contentsOf: repeatElement(0, count: node.header.byteSize - size))
+        NodeWriting.appendZeros(node.header.byteSize - size, to: &out)
         return newRef
+    }
+
+    /// Pushes the slots of has-refs node `node` (bits width type) onto `slotStack`, read at
+    /// the node's width (one reader per node, `PackedInts.withReader`, not a switch per slot).
+    private mutating func pushSlots(of node: Node) {
+        let n = node.count, base = slotStack.count
+        NodeWriting.appendZeros(n, to: &slotStack)
+        slotStack.withUnsafeMutableBufferPointer { stack in
+            PackedInts(node).withReader(SlotCopy(into: stack.baseAddress! + base, count: n))
+        }
+    }
+
+    /// Copies a node's elements out at a width fixed for the node.
+    private struct SlotCopy: IntegerReaderVisitor {
+        let into: UnsafeMutablePointer<Int64>
+        let count: Int
+        func visit<Reader: IntegerReader>(_ reader: Reader) {
+            for i in 0..<count { into[i] = reader.int(i) }
+        }
     }
 
     /// Writes a replacement node, children first: its new children, and the committed subtrees

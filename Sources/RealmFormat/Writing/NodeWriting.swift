@@ -13,6 +13,11 @@ public enum NodeWriting {
             lo = min(lo, v)
             hi = max(hi, v)
         }
+        return minimalWidth(lo: lo, hi: hi)
+    }
+
+    /// The smallest width (§4.3) holding every value from `lo` to `hi` (`lo` ≤ 0 ≤ `hi`).
+    static func minimalWidth(lo: Int64, hi: Int64) -> Int {
         if lo >= 0 {
             if hi == 0 { return 0 }
             if hi <= 1 { return 1 }
@@ -75,6 +80,30 @@ public enum NodeWriting {
         values.withUnsafeBufferPointer { append(flags: flags, values: $0, width: minimum, unsigned: unsigned, to: &out) }
     }
 
+    /// Appends `count` zeros, a block at a time (appending a `repeatElement` goes element by
+    /// element; the compactor pads and zero-fills every node it writes).
+    static func appendZeros(_ count: Int, to out: inout [UInt8]) {
+        var left = count
+        while left > 0 {
+            let k = min(left, zeroBytes.count)
+            out.append(contentsOf: zeroBytes[0..<k])
+            left -= k
+        }
+    }
+
+    /// The same for slots (the compactor's stack).
+    static func appendZeros(_ count: Int, to out: inout [Int64]) {
+        var left = count
+        while left > 0 {
+            let k = min(left, zeroSlots.count)
+            out.append(contentsOf: zeroSlots[0..<k])
+            left -= k
+        }
+    }
+
+    private static let zeroBytes = [UInt8](repeating: 0, count: 4096)
+    private static let zeroSlots = [Int64](repeating: 0, count: 1024)
+
     /// The 8-byte header (§4.1): "AAAA", `flags`, the big-endian 24-bit `count`; one store, no
     /// temporary array (the compactor writes one per node).
     @inline(__always)
@@ -92,7 +121,7 @@ public enum NodeWriting {
         NodeWriting.reserve(size, in: &out)
         appendHeader(flags: flags | widthCode(width), count: n, to: &out)
         let start = out.count
-        out.append(contentsOf: repeatElement(0, count: size - 8))
+        appendZeros(size - 8, to: &out)
         switch width {
         case 0: break
         case 1, 2, 4:
