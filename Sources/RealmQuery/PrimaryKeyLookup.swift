@@ -126,8 +126,8 @@ extension TableData {
         // the column on the first read).
         if column.type == .int, !column.isCollection, let value = try withMadeIntegerColumn(column, { values throws -> Value in
             try withKeptLeafKeyIndex { positions throws -> Value in
-                guard let l = positions.leaf(ofRow: row) else { throw outside(row) }
-                return values.value(leaf: l, at: row &- positions.starts[l]).map(Value.int) ?? .null
+                guard let (l, i) = positions.position(ofRow: row) else { throw outside(row) }
+                return values.value(leaf: l, at: i).map(Value.int) ?? .null
             }
         }) {
             return value

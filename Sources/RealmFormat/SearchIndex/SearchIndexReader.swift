@@ -302,11 +302,12 @@ public struct SearchIndexReader {
         /// key), for a node whose keys are read straight from a width-32 payload; 0 when the
         /// guess is never made (fewer than two keys, or no spread).
         var interpolationScale: Double {
-            let n = keyCount
-            guard n >= 2 else { return 0 }
-            let low = key(0), high = key(n - 1)
-            guard high > low else { return 0 }
-            return Double(n - 2) / Double(high - low)
+            keyCount >= 2 ? Self.interpolationScale(count: keyCount, low: key(0), high: key(keyCount - 1)) : 0
+        }
+
+        /// The same for `count` keys from `low` to `high`.
+        static func interpolationScale(count: Int, low: Int64, high: Int64) -> Double {
+            count >= 2 && high > low ? Double(count - 2) / Double(high - low) : 0
         }
 
         /// The first position whose key is ≥ `key` (keyCount if none).
