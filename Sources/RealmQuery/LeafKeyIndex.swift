@@ -82,7 +82,8 @@ final class LeafKeyIndex {
         if let s = strideShift {
             // Uniform leaves of 2^s objects: leaf l starts at row l << s.
             guard row >= 0 else { return nil }
-            let l = row >> s, i = row & (1 << s &- 1)
+            // (Masking shifts: s < 63, so they equal the checked ones, without their tests.)
+            let l = row &>> s, i = row & (1 &<< s &- 1)
             return l < counts.count && i < counts[l] ? (l, i) : nil
         }
         guard let l = leaf(ofRow: row) else { return nil }
@@ -112,7 +113,7 @@ final class LeafKeyIndex {
         if keyShift >= 0 {
             let (distance, overflow) = key.subtractingReportingOverflow(firstKey)
             guard !overflow, distance >= 0 else { return nil }
-            let l = Int(distance >> keyShift), i = Int(distance & (1 << keyShift &- 1))
+            let l = Int(distance &>> keyShift), i = Int(distance & (1 &<< keyShift &- 1))
             return l < counts.count && i < counts[l] ? (l, i) : nil
         }
         if let c = keyStride, let first = firstKeys.first {
