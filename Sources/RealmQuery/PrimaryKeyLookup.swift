@@ -35,9 +35,15 @@ extension TableData {
     /// index when the value has the key's own type (or is null), else by comparing every
     /// object's key as realm-core's query would.
     public func find(primaryKey value: QValue) throws -> Int64? {
-        if case let .int(v) = value, let index = try intPrimaryKeyIndex() {
-            snapshot.resetWorkBudget()
-            return try index.hit(v)?.key
+        if case let .int(v) = value {
+            if let made = intPrimaryKeyUnretained {      // borrowed, as in `row(primaryKey:)`
+                snapshot.resetWorkBudget()
+                return try made._withUnsafeGuaranteedRef { try $0.hit(v)?.key }
+            }
+            if let index = try intPrimaryKeyIndex() {
+                snapshot.resetWorkBudget()
+                return try index.hit(v)?.key
+            }
         }
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()
