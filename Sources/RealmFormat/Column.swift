@@ -18,9 +18,13 @@ public struct Column: Sendable {
     /// Link and backlink columns: the column on the other side (table slot 8).
     public let oppositeColumn: ColumnKey?
 
-    public var leafIndex: Int { key.leafIndex }
+    // Inlinable: single-object reads from other modules ask for it once per object.
+    @inlinable public var leafIndex: Int { key.leafIndex }
     public var isBacklink: Bool { type == .backlink }
     public var isNullable: Bool { attributes.contains(.nullable) }
+    /// `collection != nil` as one test of the raw bits (`.list` 32, `.dictionary` 64, `.set`
+    /// 128): inlined into single-object reads of other modules, which ask once per object.
+    @inlinable public var isCollection: Bool { attributes.rawValue & (32 | 64 | 128) != 0 }
     public var collection: CollectionKind? {
         if attributes.contains(.list) { return .list }
         if attributes.contains(.set) { return .set }

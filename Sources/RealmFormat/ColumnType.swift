@@ -48,7 +48,7 @@ public struct ColumnKey: Hashable, Sendable {
     public let value: Int64
     public init(value: Int64) { self.value = value }
     /// Position of the column's data in cluster leaves (slot = leaf index + 1).
-    public var leafIndex: Int { Int(value & 0xFFFF) }
+    @inlinable public var leafIndex: Int { Int(value & 0xFFFF) }
     public var rawType: Int { Int((value >> 16) & 0x3F) }
     public var attributes: ColumnAttributes { ColumnAttributes(rawValue: Int((value >> 22) & 0xFF)) }
 }

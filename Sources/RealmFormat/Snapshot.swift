@@ -17,13 +17,17 @@ public final class Snapshot {
     /// Tables by position in the group (nil for removed slots).
     public private(set) var tables: [Table] = []
     private var budget: Int
+    /// The budget each top-level operation starts with (`resetWorkBudget`), worked out once:
+    /// a primary-key lookup resets it, and is only a few hundred instructions long.
+    private let fullBudget: Int
     /// Cluster leaves of the tables walked so far, by cluster root (`clusterLeaves`).
     private var leafLists: [Int: [(leaf: ClusterLeaf, start: Int)]] = [:]
     /// Column leaf refs of the cluster trees scanned so far, by (cluster root, leaf index).
     private var columnRefLists: [ColumnSlot: [Int]] = [:]
     /// Int and bool columns checked whole for scanning (`integerColumn`).
     var integerColumns: [IntegerColumnKey: IntegerColumn] = [:]
-    /// The upper levels of the search indexes looked up so far, by root ref (`IndexTop`).
+    /// The upper levels of the search indexes looked up so far, by root ref (`IndexTop`). Only
+    /// ever added to: readers hold these unretained (`SearchIndexReader.top`).
     var indexTops: [Int: IndexTop] = [:]
     /// Plain string columns checked whole for scanning (`stringColumn`).
     var stringColumns: [StringColumnKey: StringColumn] = [:]
@@ -78,7 +82,8 @@ public final class Snapshot {
     init(image: ByteImage, header: FileHeader, legacy: LegacyGroup?, readsTables: Bool = true) throws(FormatError) {
         self.image = image
         self.legacy = legacy
-        budget = Snapshot.budget(for: image.count)
+        fullBudget = Snapshot.budget(for: image.count)
+        budget = fullBudget
         self.header = header
         if header.topRef == 0 {
             top = nil
@@ -119,7 +124,7 @@ public final class Snapshot {
     /// Refills the work budget. Each top-level operation (a table scan, an index lookup, a
     /// verification) starts with a full budget, so a long-lived snapshot can serve many of them;
     /// within one operation a hostile file still cannot make the work exceed the bound.
-    public func resetWorkBudget() { budget = Snapshot.budget(for: image.count) }
+    public func resetWorkBudget() { budget = fullBudget }
 
     /// The leaves of the cluster tree at `rootRef` in key order, each with the row number of its
     /// first object. A snapshot never changes, so the walk is done once and kept: queries on

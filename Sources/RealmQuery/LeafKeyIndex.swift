@@ -25,6 +25,13 @@ final class LeafKeyIndex {
     /// (objects created in order and never deleted, the usual table), a key's leaf is a
     /// division too.
     let keyStride: Int?
+    /// log2 of `rowStride` when it is a power of two (realm-core's leaves hold 256 objects,
+    /// §8.3): a shift and a mask instead of a 64-bit division on each look-up.
+    let strideShift: Int?
+    /// `strideShift` when `keyStride` is set too (else -1), and the table's first ObjKey: the
+    /// look-up by key of the usual table tests one integer before shifting.
+    private let keyShift: Int
+    private let firstKey: Int64
 
     init(_ leaves: [(leaf: ClusterLeaf, start: Int)]) {
         starts = leaves.map(\.start)
@@ -63,13 +70,31 @@ final class LeafKeyIndex {
             }
         }
         keyStride = consecutive ? c : nil
+        strideShift = uniform && c & (c - 1) == 0 ? c.trailingZeroBitCount : nil
+        keyShift = consecutive ? strideShift ?? -1 : -1
+        firstKey = firsts.first ?? 0
+    }
+
+    /// The leaf holding row `row` and the row's position in it, nil when the row is outside
+    /// the table (`leaf(ofRow:)` and the leaf's start in one step).
+    @inline(__always)
+    func position(ofRow row: Int) -> (leaf: Int, index: Int)? {
+        if let s = strideShift {
+            // Uniform leaves of 2^s objects: leaf l starts at row l << s.
+            guard row >= 0 else { return nil }
+            // (Masking shifts: s < 63, so they equal the checked ones, without their tests.)
+            let l = row &>> s, i = row & (1 &<< s &- 1)
+            return l < counts.count && i < counts[l] ? (l, i) : nil
+        }
+        guard let l = leaf(ofRow: row) else { return nil }
+        return (l, row - starts[l])
     }
 
     /// The leaf holding row `row`, nil when the row is outside the table.
     func leaf(ofRow row: Int) -> Int? {
         guard row >= 0 else { return nil }
         if let c = rowStride {
-            let l = row / c
+            let l = strideShift.map { row >> $0 } ?? row / c
             return l < counts.count && row - starts[l] < counts[l] ? l : nil
         }
         // The last leaf starting at or before `row`.
@@ -85,11 +110,24 @@ final class LeafKeyIndex {
     /// The leaf (position in `leaves`, which this index was made from) and the position within
     /// it of the object with ObjKey `key`; nil when no object has that key.
     func locate(_ key: Int64, in leaves: [(leaf: ClusterLeaf, start: Int)]) -> (leaf: Int, index: Int)? {
+        if keyShift >= 0 {
+            let (distance, overflow) = key.subtractingReportingOverflow(firstKey)
+            guard !overflow, distance >= 0 else { return nil }
+            let l = Int(distance &>> keyShift), i = Int(distance & (1 &<< keyShift &- 1))
+            return l < counts.count && i < counts[l] ? (l, i) : nil
+        }
         if let c = keyStride, let first = firstKeys.first {
             guard key >= first else { return nil }
             let (distance, overflow) = key.subtractingReportingOverflow(first)
             guard !overflow else { return nil }
-            let l = Int(distance / Int64(c)), i = Int(distance % Int64(c))
+            let l: Int, i: Int
+            if let s = strideShift {
+                l = Int(distance >> s)
+                i = Int(distance & Int64(c &- 1))
+            } else {
+                l = Int(distance / Int64(c))
+                i = Int(distance % Int64(c))
+            }
             return l < counts.count && i < counts[l] ? (l, i) : nil
         }
         // The first leaf whose last key is ≥ key.

@@ -79,13 +79,26 @@ public final class TableData {
     // reads (primary keys, values by row) would pay a dynamic exclusivity check on each.
     @exclusivity(unchecked) private var leafCache: [(leaf: ClusterLeaf, start: Int)]?
     @exclusivity(unchecked) private var leafKeyIndexCache: LeafKeyIndex?
+    /// The same, unretained, for single-object reads (`withKeptLeafKeyIndex`): the strong
+    /// reference in `leafKeyIndexCache`, never replaced once set, keeps it alive as long as
+    /// this table.
+    @exclusivity(unchecked) private var leafKeyIndexUnretained: Unmanaged<LeafKeyIndex>?
     private var refsByLeafIndex: [[Int]?] = []
     /// The primary-key column, looked up once (`Table.primaryKeyColumn` searches the columns).
     lazy var primaryKeyColumn: Column? = table.primaryKeyColumn
     /// The fast int primary-key path, once decided (nil inside: not available).
-    @exclusivity(unchecked) var intPrimaryKey: IntPrimaryKeyIndex??
+    @exclusivity(unchecked) var intPrimaryKey: IntPrimaryKeyIndex?? {
+        didSet { intPrimaryKeyUnretained = (intPrimaryKey ?? nil).map { Unmanaged.passUnretained($0) } }
+    }
+    /// The made index, unretained (`row(primaryKey:)`); `intPrimaryKey` holds it.
+    @exclusivity(unchecked) private(set) var intPrimaryKeyUnretained: Unmanaged<IntPrimaryKeyIndex>?
     /// Int columns read whole, by leaf index, once asked for (nil inside: not available).
-    @exclusivity(unchecked) private var integerColumnsByLeafIndex: [IntegerColumn??] = []
+    @exclusivity(unchecked) private var integerColumnsByLeafIndex: [IntegerColumn??] = [] {
+        didSet { integerColumnsUnretained = integerColumnsByLeafIndex.map { ($0 ?? nil).map { Unmanaged.passUnretained($0) } } }
+    }
+    /// The same, unretained, for single-object reads (`withKeptIntegerColumn`): the entries of
+    /// `integerColumnsByLeafIndex`, each set once, keep them alive as long as this table.
+    @exclusivity(unchecked) private var integerColumnsUnretained: [Unmanaged<IntegerColumn>?] = []
     private var keyCache: [Int64]?
     private var rowByKey: [Int64: Int]?
     private var columnCache: [Int64: [Value]] = [:]
@@ -114,7 +127,25 @@ public final class TableData {
         if let i = leafKeyIndexCache { return i }
         let i = LeafKeyIndex(try leaves())
         leafKeyIndexCache = i
+        leafKeyIndexUnretained = Unmanaged.passUnretained(i)
         return i
+    }
+
+    /// `body` given the kept `LeafKeyIndex` borrowed rather than retained (made first if it was
+    /// not yet): a single-object read then counts no reference.
+    @inline(__always)
+    func withKeptLeafKeyIndex<R>(_ body: (LeafKeyIndex) throws -> R) throws -> R {
+        if let kept = leafKeyIndexUnretained { return try kept._withUnsafeGuaranteedRef(body) }
+        return try body(try leafKeyIndex())
+    }
+
+    /// `keptIntegerColumn(column)` when it was already made and is available, borrowed rather
+    /// than retained, else nil.
+    @inline(__always)
+    func withMadeIntegerColumn<R>(_ column: Column, _ body: (IntegerColumn) throws -> R) rethrows -> R? {
+        let k = column.leafIndex
+        guard k >= 0, k < integerColumnsUnretained.count, let kept = integerColumnsUnretained[k] else { return nil }
+        return try kept._withUnsafeGuaranteedRef(body)
     }
 
     /// The ref of `column`'s leaf in each cluster leaf, parallel to `leaves()` (0 where a leaf

@@ -9,9 +9,16 @@ extension TableData {
     /// The row of the object whose primary key equals `value`, nil when there is none (also
     /// for a class without a primary key).
     public func row(primaryKey value: Value) throws -> Int? {
-        if case let .int(v) = value, let index = try intPrimaryKeyIndex() {
-            snapshot.resetWorkBudget()
-            return try index.hit(v)?.row
+        if case let .int(v) = value {
+            // The made index borrowed, not retained: `intPrimaryKey` holds it for the table's life.
+            if let made = intPrimaryKeyUnretained {
+                snapshot.resetWorkBudget()
+                return try made._withUnsafeGuaranteedRef { try $0.hit(v)?.row }
+            }
+            if let index = try intPrimaryKeyIndex() {
+                snapshot.resetWorkBudget()
+                return try index.hit(v)?.row
+            }
         }
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()          // one lookup is one top-level operation (Snapshot)
@@ -28,9 +35,15 @@ extension TableData {
     /// index when the value has the key's own type (or is null), else by comparing every
     /// object's key as realm-core's query would.
     public func find(primaryKey value: QValue) throws -> Int64? {
-        if case let .int(v) = value, let index = try intPrimaryKeyIndex() {
-            snapshot.resetWorkBudget()
-            return try index.hit(v)?.key
+        if case let .int(v) = value {
+            if let made = intPrimaryKeyUnretained {      // borrowed, as in `row(primaryKey:)`
+                snapshot.resetWorkBudget()
+                return try made._withUnsafeGuaranteedRef { try $0.hit(v)?.key }
+            }
+            if let index = try intPrimaryKeyIndex() {
+                snapshot.resetWorkBudget()
+                return try index.hit(v)?.key
+            }
         }
         guard let pk = primaryKeyColumn else { return nil }
         snapshot.resetWorkBudget()
@@ -114,16 +127,29 @@ extension TableData {
     /// The value of `column` for the object at `row` (0 ..< count), read from its cluster leaf
     /// alone. Ints, bools and doubles are read in place; other types decode the one leaf.
     public func value(of column: Column, atRow row: Int) throws -> Value {
-        let positions = try leafKeyIndex()
-        guard let l = positions.leaf(ofRow: row) else {
-            throw QueryError.illegalOperation(message: "Row \(row) is outside class '\(className)'", at: nil)
+        // An int property whose leaves were already checked whole, read with both kept
+        // structures borrowed: no reference counted per object (the general path below made
+        // the column on the first read).
+        if column.type == .int, !column.isCollection, let value = try withMadeIntegerColumn(column, { values throws -> Value in
+            try withKeptLeafKeyIndex { positions throws -> Value in
+                guard let (l, i) = positions.position(ofRow: row) else { throw outside(row) }
+                return values.value(leaf: l, at: i).map(Value.int) ?? .null
+            }
+        }) {
+            return value
         }
+        let positions = try leafKeyIndex()
+        guard let l = positions.leaf(ofRow: row) else { throw outside(row) }
         let i = row - positions.starts[l]
         if column.collection == nil, column.type == .int {
             if let values = keptIntegerColumn(column) { return values.value(leaf: l, at: i).map(Value.int) ?? .null }
             return try storedInt(column, leaf: l, i, positions).map(Value.int) ?? .null
         }
         return try decode(column, in: leaves()[l].leaf)[i]
+    }
+
+    private func outside(_ row: Int) -> QueryError {
+        .illegalOperation(message: "Row \(row) is outside class '\(className)'", at: nil)
     }
 }
 

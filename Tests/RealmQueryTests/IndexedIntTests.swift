@@ -211,6 +211,33 @@ final class IndexedIntTests: XCTestCase {
         XCTAssertNil(try t.row(primaryKey: .int(12345)))
     }
 
+    /// Values read one object at a time (`value(of:atRow:)`) equal the whole decoded column,
+    /// on the first read of each property (the general path, which keeps the int columns) and
+    /// on later reads (ints read through the kept column and `LeafKeyIndex.position(ofRow:)`,
+    /// nothing retained); rows outside the table throw on both.
+    func testValuesByRowAgreeWithTheDecodedColumnsOnFirstAndLaterReads() throws {
+        let (_, t) = try thing()
+        let count = try t.count()
+        for name in ["id", "n", "opt", "small", "flag"] {
+            let column = try XCTUnwrap(t.column(named: name))
+            let decoded = try t.values(column)
+            XCTAssertEqual(decoded.count, count)
+            for pass in 0..<2 {
+                for row in 0..<count {
+                    XCTAssertEqual(try t.value(of: column, atRow: row), decoded[row], "\(name) row \(row) pass \(pass)")
+                }
+                XCTAssertThrowsError(try t.value(of: column, atRow: count), "\(name) past the end")
+                XCTAssertThrowsError(try t.value(of: column, atRow: -1), "\(name) before the start")
+            }
+        }
+        let positions = try t.leafKeyIndex()
+        XCTAssertNotNil(positions.strideShift, "leaves of 256 objects")
+        for row in [-1, 0, 255, 256, count - 1, count, .max, .min] {
+            let expected = positions.leaf(ofRow: row).map { ($0, row - positions.starts[$0]) }
+            XCTAssertTrue(positions.position(ofRow: row).map { $0 == expected! } ?? (expected == nil), "row \(row)")
+        }
+    }
+
     /// `LeafKeyIndex` finds every object's leaf and position as the leaf-by-leaf search does,
     /// and nothing for absent keys or rows outside the table.
     func testLeafKeyIndexLocatesLikeTheLeafSearch() throws {
