@@ -82,21 +82,17 @@ public enum NodeWriting {
 
     /// Appends `count` zeros, a block at a time (appending a `repeatElement` goes element by
     /// element; the compactor pads and zero-fills every node it writes).
-    static func appendZeros(_ count: Int, to out: inout [UInt8]) {
-        var left = count
-        while left > 0 {
-            let k = min(left, zeroBytes.count)
-            out.append(contentsOf: zeroBytes[0..<k])
-            left -= k
-        }
-    }
+    static func appendZeros(_ count: Int, to out: inout [UInt8]) { appendZeros(count, from: zeroBytes, to: &out) }
 
     /// The same for slots (the compactor's stack).
-    static func appendZeros(_ count: Int, to out: inout [Int64]) {
+    static func appendZeros(_ count: Int, to out: inout [Int64]) { appendZeros(count, from: zeroSlots, to: &out) }
+
+    @inline(__always)
+    private static func appendZeros<T>(_ count: Int, from block: [T], to out: inout [T]) {
         var left = count
         while left > 0 {
-            let k = min(left, zeroSlots.count)
-            out.append(contentsOf: zeroSlots[0..<k])
+            let k = min(left, block.count)
+            out.append(contentsOf: block[0..<k])
             left -= k
         }
     }
