@@ -167,29 +167,63 @@ public struct SearchIndexReader {
         }
     }
 
-    /// The number of ObjKeys in a duplicate list and its first and last, without reading the
-    /// others (leaf counts only; §11 B+tree, walked with the same depth limit as `listKeys`);
-    /// nil for an empty list.
+    /// The number of ObjKeys in a duplicate list and its first and last, reading only the root
+    /// and the two outer paths (§11): the count is the root's size slot, as realm-core's
+    /// `BPlusTree::size()` answers it, so a list of 10,000 keys costs three nodes, not its
+    /// eleven leaves. The right path is checked on the way down — each inner node's size must be
+    /// its last child's start (E·(N−1) in the compact form, the last offset in the general one)
+    /// plus that child's size — and the outer leaves must not be empty. Nil for an empty list
+    /// or one whose sizes disagree: the caller then evaluates without the summary.
     public func listSummary(_ ref: Int) throws(FormatError) -> (count: Int, first: Int64, last: Int64)? {
-        var count = 0
-        var first: Int64?, last: Int64?
-        func visit(_ ref: Int, depth: Int) throws(FormatError) {
-            let node = try listNode(ref, depth: depth)
-            guard node.isInner else {
-                guard node.count > 0 else { return }
-                if first == nil { first = node.int(0) }
-                last = node.int(node.count - 1)
-                count += node.count
-                return
-            }
-            for j in 1...(node.count - 2) {
-                let child = try listChild(node, j)
-                try visit(child, depth: depth + 1)
-            }
+        let root = try listNode(ref, depth: 0)
+        guard root.isInner else {
+            guard root.count > 0 else { return nil }
+            return (root.count, root.int(0), root.int(root.count - 1))
         }
-        try visit(ref, depth: 0)
-        guard let first, let last else { return nil }
-        return (count, first, last)
+        guard let count = listSize(root) else { return nil }
+        var node = root, depth = 0
+        while node.isInner {                                   // listNode bounds the depth
+            depth += 1
+            node = try listNode(try listChild(node, 1), depth: depth)
+        }
+        guard node.count > 0 else { return nil }
+        let first = node.int(0)
+        node = root
+        depth = 0
+        var size = count
+        while node.isInner {
+            let children = node.count - 2
+            guard let start = try listChildStart(node, children - 1) else { return nil }
+            depth += 1
+            node = try listNode(try listChild(node, children), depth: depth)
+            guard let below = node.isInner ? listSize(node) : node.count,
+                  case let (sum, overflow) = start.addingReportingOverflow(below), !overflow, sum == size else { return nil }
+            size = below
+        }
+        guard node.count > 0 else { return nil }
+        return (count, first, node.int(node.count - 1))
+    }
+
+    /// The size slot (last) of an inner duplicate-list node; nil when it is not a tagged count.
+    private func listSize(_ inner: Node) -> Int? {
+        guard let s = inner.tagged(inner.count - 1), s <= UInt64(Int.max) else { return nil }
+        return Int(s)
+    }
+
+    /// The position of child `j`'s first element in an inner duplicate-list node (§11 slot 0):
+    /// j·E in the compact form, offsets[j − 1] in the general one; nil when slot 0 is neither
+    /// or the offsets do not cover the children.
+    private func listChildStart(_ inner: Node, _ j: Int) throws(FormatError) -> Int? {
+        if let e = inner.tagged(0) {
+            guard e <= UInt64(Int.max), case let (start, overflow) = j.multipliedReportingOverflow(by: Int(e)), !overflow else { return nil }
+            return start
+        }
+        guard j > 0 else { return 0 }
+        guard let offsetsRef = inner.ref(0) else { return nil }
+        let offsets = try snapshot.node(offsetsRef)
+        guard !offsets.hasRefs, offsets.header.widthType == .bits, offsets.count == inner.count - 3 else { return nil }
+        let start = offsets.unsigned(j - 1)
+        return start <= UInt64(Int.max) ? Int(start) : nil
     }
 
     /// Every entry of the index, in key order: the key chain that leads to it and its ObjKey
