@@ -47,7 +47,10 @@ func milliseconds(_ s: Double) -> String {
     if ms >= 100 { return String(format1: ms, decimals: 0) + " ms" }
     if ms >= 10 { return String(format1: ms, decimals: 1) + " ms" }
     if ms >= 1 { return String(format1: ms, decimals: 2) + " ms" }
-    return String(format1: ms * 1000, decimals: 0) + " µs"
+    let us = ms * 1000
+    if us >= 100 { return String(format1: us, decimals: 0) + " µs" }
+    if us >= 10 { return String(format1: us, decimals: 1) + " µs" }
+    return String(format1: us, decimals: 2) + " µs"
 }
 
 extension String {
