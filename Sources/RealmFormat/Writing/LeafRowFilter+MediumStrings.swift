@@ -231,45 +231,15 @@ extension LeafRowFilter {
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: capacity + 4 * kept, alignment: 8)
         defer { scratch.deallocate() }
         let to = scratch, ends = scratch + capacity
-        let nullFlag = UInt32(1) << 31
-        var r = 0, at = 0, k = 0, previousEnd = 0
-        // Bit 0: a kept value refused; bit 1: a kept value of more than `wholeCopy` bytes (or
-        // none: the two-pass filter tells which).
-        var verdict: UInt8 = 0
-        let permitsNull = bit(nullable)
-        // `previousEnd` in 0...size − wholeCopy (the whole copy reads within the old blob) in
-        // one unsigned comparison.
-        let lastStart = UInt(size &- wholeCopy)
-        keep.withUnsafeBufferPointer { keep in
-            while r <= last, UInt(bitPattern: previousEnd) <= lastStart {
-                let end = offsetAt(r)
-                let kept = bit(keep[r]), isNull = isNullAt(r)
-                let length = end &- previousEnd
-                // `filteredMedium`'s checks. With `previousEnd` in the blob, `end` is in
-                // previousEnd...size exactly when the (wrapping) length is, taken unsigned, at
-                // most size − previousEnd.
-                let inRange = bit(UInt(bitPattern: length) <= UInt(size &- previousEnd))
-                // A kept value of 1...wholeCopy bytes, or a null: others go to `filteredMedium`
-                // (bit 1 outranks bit 0), so the terminator, read within the whole copy, is
-                // exactly the value's last byte wherever it counts.
-                let step = (length &- 1) & (wholeCopy &- 1)
-                let fits = bit(UInt(bitPattern: length &- 1) < UInt(wholeCopy))
-                let terminator = from.load(fromByteOffset: previousEnd &+ step, as: UInt8.self)
-                let ok = inRange & ((isNull & permitsNull) | (~isNull & 1 & bit(terminator == 0)))
-                verdict |= (0 &- kept) & (~ok & 1 | (~isNull & ~fits & 1) << 1)
-                (to + at).copyMemory(from: from + previousEnd, byteCount: wholeCopy)
-                // A null's byte is 0 (the mask is 0 for a null, 0xFF otherwise).
-                to.storeBytes(of: to.load(fromByteOffset: at, as: UInt8.self) & (isNull &- 1), toByteOffset: at, as: UInt8.self)
-                // 1...wholeCopy bytes whatever the offsets (the exact length where it counts).
-                at &+= Int(kept) &* (isNull != 0 ? 1 : step &+ 1)
-                ends.storeBytes(of: UInt32(truncatingIfNeeded: at) | UInt32(kept & isNull) << 31, toByteOffset: 4 &* k, as: UInt32.self)
-                k &+= Int(kept)
-                previousEnd = end
-                r &+= 1
-            }
+        // Both filters over the rows specialized for the column's nullability (one register
+        // fewer in the loop).
+        let pass = keep.withUnsafeBufferPointer { keep in
+            nullable ? onePassLoop(keep, last: last, offsets: offsets, nulls: nulls, from: from, size: size, to: to, ends: ends, permitsNull: 1)
+                     : onePassLoop(keep, last: last, offsets: offsets, nulls: nulls, from: from, size: size, to: to, ends: ends, permitsNull: 0)
         }
-        if verdict & 2 != 0 { return .needsTwoPasses }
-        if verdict != 0 { return .refused }
+        if pass.verdict & 2 != 0 { return .needsTwoPasses }
+        if pass.verdict != 0 { return .refused }
+        var (r, at, k, previousEnd) = (pass.row, pass.at, pass.k, pass.previousEnd)
         // The last rows, whose whole copy would read past the old blob: each kept one checked,
         // then copied exactly.
         while r <= last {
@@ -283,7 +253,7 @@ extension LeafRowFilter {
                     guard at < capacity else { return .needsTwoPasses }
                     to.storeBytes(of: 0, toByteOffset: at, as: UInt8.self)
                     at += 1
-                    flag = nullFlag
+                    flag = Self.nullFlag
                 } else {
                     let length = end - start
                     guard length > 0, from.load(fromByteOffset: end - 1, as: UInt8.self) == 0, length - 1 <= LeafEncoder.maxStringSize else { return .refused }
@@ -311,11 +281,11 @@ extension LeafRowFilter {
                 }
             case 32:
                 for i in 0..<kept {
-                    out.storeBytes(of: (ends.load(fromByteOffset: 4 &* i, as: UInt32.self) & ~nullFlag).littleEndian,
+                    out.storeBytes(of: (ends.load(fromByteOffset: 4 &* i, as: UInt32.self) & ~Self.nullFlag).littleEndian,
                                    toByteOffset: 4 &* i, as: UInt32.self)
                 }
             default:
-                for i in 0..<kept { store(out, width: endsWidth, i, Int(ends.load(fromByteOffset: 4 &* i, as: UInt32.self) & ~nullFlag)) }
+                for i in 0..<kept { store(out, width: endsWidth, i, Int(ends.load(fromByteOffset: 4 &* i, as: UInt32.self) & ~Self.nullFlag)) }
             }
         }
         // Null flags only where a kept null is possible; none kept: the width-0 array.
@@ -339,6 +309,53 @@ extension LeafRowFilter {
         node.setChild(1, image.node)
         node.setChild(2, flagsImage.node)
         return .filtered(node)
+    }
+
+    /// The top bit of a one-pass end slot: the kept value is null.
+    static let nullFlag = UInt32(1) << 31
+
+    /// The rows of `filteredMediumInOnePass` up to the first whose whole copy would read past
+    /// the old blob (or the last kept one): returns where it stopped (that row, `at`, `k`,
+    /// the row's start) and the verdict (bit 0: a kept value refused; bit 1: a kept value of
+    /// more than `wholeCopy` bytes or of none, which the two-pass filter tells apart). Its
+    /// state in locals of its own, so that they stay in registers.
+    @inline(__always)
+    private static func onePassLoop<Offsets: IntegerReader, Nulls: IntegerReader>(
+        _ keep: UnsafeBufferPointer<Bool>, last: Int, offsets: Offsets, nulls: Nulls, from: UnsafeRawPointer, size: Int,
+        to: UnsafeMutableRawPointer, ends: UnsafeMutableRawPointer, permitsNull: UInt8
+    ) -> (row: Int, at: Int, k: Int, previousEnd: Int, verdict: UInt8) {
+        var r = 0, at = 0, k = 0, previousEnd = 0
+        var verdict: UInt8 = 0
+        // `previousEnd` in 0...size − wholeCopy (the whole copy reads within the old blob) in
+        // one unsigned comparison.
+        let lastStart = UInt(size &- wholeCopy)
+        while r <= last, UInt(bitPattern: previousEnd) <= lastStart {
+            let end = Int(truncatingIfNeeded: offsets.int(r))
+            let kept = bit(keep[r]), isNull = bit(nulls.int(r) != 0)
+            let length = end &- previousEnd
+            // `filteredMedium`'s checks. With `previousEnd` in the blob, `end` is in
+            // previousEnd...size exactly when the (wrapping) length is, taken unsigned, at
+            // most size − previousEnd.
+            let inRange = bit(UInt(bitPattern: length) <= UInt(size &- previousEnd))
+            // A kept value of 1...wholeCopy bytes, or a null: others go to `filteredMedium`
+            // (bit 1 outranks bit 0), so the terminator, read within the whole copy, is
+            // exactly the value's last byte wherever it counts.
+            let step = (length &- 1) & (wholeCopy &- 1)
+            let fits = bit(UInt(bitPattern: length &- 1) < UInt(wholeCopy))
+            let terminator = from.load(fromByteOffset: previousEnd &+ step, as: UInt8.self)
+            let ok = inRange & ((isNull & permitsNull) | (~isNull & 1 & bit(terminator == 0)))
+            verdict |= (0 &- kept) & (~ok & 1 | (~isNull & ~fits & 1) << 1)
+            (to + at).copyMemory(from: from + previousEnd, byteCount: wholeCopy)
+            // A null's byte is 0 (the mask is 0 for a null, 0xFF otherwise).
+            to.storeBytes(of: to.load(fromByteOffset: at, as: UInt8.self) & (isNull &- 1), toByteOffset: at, as: UInt8.self)
+            // 1...wholeCopy bytes whatever the offsets (the exact length where it counts).
+            at &+= Int(kept) &* (isNull != 0 ? 1 : step &+ 1)
+            ends.storeBytes(of: UInt32(truncatingIfNeeded: at) | UInt32(kept & isNull) << 31, toByteOffset: 4 &* k, as: UInt32.self)
+            k &+= Int(kept)
+            previousEnd = end
+            r &+= 1
+        }
+        return (r, at, k, previousEnd, verdict)
     }
 
     /// Stores `v` (≥ 0, fits `width`) as element `i` of a zeroed integer payload (§4.3).
