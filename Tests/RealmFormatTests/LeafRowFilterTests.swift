@@ -219,6 +219,82 @@ final class LeafRowFilterTests: XCTestCase {
         }
     }
 
+    /// The one-pass filter of medium-string leaves (`LeafRowFilter.filteredMediumInOnePass`)
+    /// gives the very bytes of the run-by-run filter, or refuses where it refuses, on leaves of
+    /// every shape: nulls with and without a blob byte, empty strings, values up to 63 bytes
+    /// and longer (another writer's), blobs shorter than one whole copy, damaged end offsets
+    /// (negative, past the blob, going back, near Int64.max) in kept and removed rows, and
+    /// masks keeping every row, none, one, the last one only, at random and in runs.
+    func testOnePassFilterOfMediumStringsIsTheRunByRunFilterByteForByte() throws {
+        var rng = SplitMix64(seed: 0x1_9A55)
+        var compared = 0, refused = 0
+        for round in 0..<400 {
+            let nullable = round % 2 == 0
+            let kind = ColumnCells.Kind(ColumnCellsTests.column(.string, nullable: nullable), enumValues: nil)
+            let count = [1, 3, 17, 64, 255, 1000][round % 6]
+            let longest = [63, 16, 100, 2][(round / 6) % 4]
+            var blob: [UInt8] = [], ends: [Int64] = [], nulls: [Int64] = []
+            for _ in 0..<count {
+                if rng.below(5) == 0 {
+                    if rng.below(2) == 0 { blob.append(round % 3 == 0 ? 0x7A : 0) }     // a null with a byte, or none
+                    nulls.append(1)
+                } else {
+                    let length = rng.below(4) == 0 ? 0 : Int(rng.below(UInt64(longest + 1)))
+                    blob += (0..<length).map { _ in UInt8(0x61 + rng.below(26)) } + [0]
+                    nulls.append(0)
+                }
+                ends.append(Int64(blob.count))
+            }
+            if round % 7 == 3 {
+                // Damage: a few ends changed (a kept one makes both filters refuse).
+                for _ in 0..<(1 + Int(rng.below(3))) {
+                    let r = Int(rng.below(UInt64(count)))
+                    ends[r] = [-1, Int64(blob.count + 1), ends[r] / 2, Int64.max - 3, 0][Int(rng.below(5))]
+                }
+            }
+            if round % 11 == 5, !blob.isEmpty { blob[Int(rng.below(UInt64(blob.count)))] = 0x21 }   // a terminator that is not 0
+            let leaf = MutableNode(integers: [0, 0, 0], hasRefs: true)
+            leaf.setChild(0, MutableNode(integers: ends))
+            leaf.setChild(1, MutableNode(blob: blob))
+            leaf.setChild(2, MutableNode(integers: nulls))
+            let laid = try LaidOutIndex(leaf)
+            var keep: [Bool]
+            switch round % 6 {
+            case 0: keep = ends.map { _ in true }
+            case 1: keep = ends.map { _ in false }
+            case 2: keep = ends.indices.map { $0 == count - 1 }
+            case 3: keep = ends.indices.map { ($0 / 5) % 2 == 1 }
+            default: keep = ends.map { _ in rng.below(2) == 0 }
+            }
+            let kept = keep.filter { $0 }.count
+            let what = "round \(round): \(count) rows, \(kept) kept, values up to \(longest) bytes, blob \(blob.count)"
+            let onePass = try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: kept)
+            let runs = try LeafRowFilter.filtered(laid.snapshot, ref: laid.rootRef, kind: kind, keep: keep, kept: kept, copiesWholeValues: false)
+            XCTAssertEqual(onePass == nil, runs == nil, what)
+            guard let onePass, let runs else {
+                refused += 1
+                continue
+            }
+            XCTAssertEqual(try LaidOutIndex(onePass).bytes, try LaidOutIndex(runs).bytes, what)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 150, "leaves filtered by both")
+        XCTAssertGreaterThan(refused, 60, "leaves both refused (no row kept, damage, a value the general path must read)")
+    }
+
+    /// `LeafRowFilter.trueCount` (the check of every removal mask against its kept count)
+    /// counts as a plain filter does, for masks shorter than a word, of whole words and with
+    /// a tail, all true, all false and at random.
+    func testTrueCountIsThePlainCountOfTrueFlags() {
+        var rng = SplitMix64(seed: 0x7C0)
+        for count in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 1003] {
+            for round in 0..<3 {
+                let flags = (0..<count).map { _ in round == 0 ? true : round == 1 ? false : rng.below(2) == 0 }
+                XCTAssertEqual(LeafRowFilter.trueCount(flags), flags.filter { $0 }.count, "\(count) flags, round \(round)")
+            }
+        }
+    }
+
     /// The byte-level copies fill nodes sized by `kept` without further checks: a `kept` that
     /// is not the number of kept rows is refused, never copied past the node.
     func testAKeptCountThatDisagreesWithTheMaskIsRefused() throws {

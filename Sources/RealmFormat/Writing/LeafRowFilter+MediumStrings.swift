@@ -1,7 +1,9 @@
 /// Medium-string leaves (realm-format.md §9.4.2) filtered at the byte level for
 /// `LeafRowFilter.filtered`: a mass removal drops half the rows of two string columns at random,
-/// so both passes over a leaf are branch-free per row and read the offsets and null flags at
-/// widths fixed per leaf (`withElementReaders`) rather than through a switch per element.
+/// so the passes over a leaf are branch-free per row and read the offsets and null flags at
+/// widths fixed per leaf (`withElementReaders`) rather than through a switch per element. The
+/// usual leaf is checked and copied in one pass (`filteredMediumInOnePass`); the others in two
+/// (`filteredMedium`), which the one pass is pinned against.
 extension LeafRowFilter {
     /// §9.4.2: [end offsets, blob, null flags]. Kept values' blob ranges (each with its
     /// terminating 0) are copied, a run of neighbouring kept values in one copy; a kept null
@@ -41,7 +43,14 @@ extension LeafRowFilter {
             let leaf: MediumLeaf
             let offsets: Offsets
             func visit<Nulls: IntegerReader>(_ nulls: Nulls) -> MutableNode? {
-                LeafRowFilter.filteredMedium(leaf, offsetAt: { Int(offsets.int($0)) }, isNullAt: { bit(nulls.int($0) != 0) })
+                if leaf.copiesWholeValues {
+                    switch LeafRowFilter.filteredMediumInOnePass(leaf, offsets: offsets, nulls: nulls) {
+                    case let .filtered(node): return node
+                    case .refused: return nil
+                    case .needsTwoPasses: break
+                    }
+                }
+                return LeafRowFilter.filteredMedium(leaf, offsetAt: { Int(offsets.int($0)) }, isNullAt: { bit(nulls.int($0) != 0) })
             }
         }
     }
@@ -163,7 +172,9 @@ extension LeafRowFilter {
                                     ends: UnsafeMutableRawBufferPointer, endsWidth: Int,
                                     flags: UnsafeMutableRawBufferPointer?) -> (row: Int, at: Int, k: Int, previousEnd: Int) {
         var r = 0, at = 0, k = 0, previousEnd = 0
-        while r <= last, at &+ wholeCopy <= total, previousEnd >= 0, previousEnd &+ wholeCopy <= size {
+        // `previousEnd <= size - wholeCopy`, not `previousEnd + wholeCopy <= size`: a removed
+        // row's end may be near Int.max, where the sum would wrap.
+        while r <= last, at &+ wholeCopy <= total, previousEnd >= 0, previousEnd <= size &- wholeCopy {
             let end = offsetAt(r)
             let kept = Int(bit(keep[r])), isNull = Int(isNullAt(r))
             (to + at).copyMemory(from: from + previousEnd, byteCount: wholeCopy)
@@ -177,6 +188,174 @@ extension LeafRowFilter {
             r &+= 1
         }
         return (r, at, k, previousEnd)
+    }
+
+    /// What the one-pass filter of a medium leaf came to.
+    enum OnePass {
+        case filtered(MutableNode)
+        /// A kept value the general path must read (`filteredMedium` refuses it too).
+        case refused
+        /// A leaf this pass does not handle (a value longer than `wholeCopy`, a blob shorter,
+        /// more rows than `onePassRows`): `filteredMedium` filters it.
+        case needsTwoPasses
+    }
+
+    /// The most rows a leaf filtered in one pass has (its scratch takes `wholeCopy` bytes a
+    /// row); Realm's cluster leaves hold at most 256 objects (§8.3).
+    static let onePassRows = 1024
+
+    /// `filteredMedium`'s checks and copies in one pass over the rows, for the usual leaf of a
+    /// mass removal (values of at most `wholeCopy` bytes, a blob of at least that): since the
+    /// new blob's size (and so the width of its end offsets) is only known at the end, the
+    /// kept bytes go to a scratch blob and each new end, with the kept value's null flag in
+    /// its top bit, to a 32-bit scratch slot, both copied into the nodes once the pass is
+    /// through. Rows go branch-free as in `wholeValues` (every row's `wholeCopy` bytes copied
+    /// to `at`, which moves on only past a kept row), checked as the first pass of
+    /// `filteredMedium` checks them, the verdict taken after the loop: each row moves `at` on
+    /// by at most `wholeCopy` whatever its offsets, so a scratch of `wholeCopy` bytes a row
+    /// holds every copy without a check per row. The last rows, whose whole copy would read
+    /// past the old blob, go one by one. Gives the very nodes `filteredMedium` gives, or
+    /// refuses where it does.
+    /// The readers come as values, not closures: their base pointers then stay in registers
+    /// rather than being read again through a closure context after every store.
+    @inline(__always)
+    static func filteredMediumInOnePass<Offsets: IntegerReader, Nulls: IntegerReader>(_ leaf: MediumLeaf, offsets: Offsets, nulls: Nulls) -> OnePass {
+        @inline(__always) func offsetAt(_ r: Int) -> Int { Int(truncatingIfNeeded: offsets.int(r)) }
+        @inline(__always) func isNullAt(_ r: Int) -> UInt8 { bit(nulls.int(r) != 0) }
+        let keep = leaf.keep, kept = leaf.kept, nullable = leaf.nullable, bytes = leaf.bytes
+        let size = bytes.count
+        guard size >= wholeCopy, keep.count <= onePassRows, let from = bytes.baseAddress, let last = keep.lastIndex(of: true) else {
+            return .needsTwoPasses
+        }
+        let capacity = wholeCopy &* (keep.count &+ 1)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: capacity + 4 * kept, alignment: 8)
+        defer { scratch.deallocate() }
+        let to = scratch, ends = scratch + capacity
+        // Both filters over the rows specialized for the column's nullability (one register
+        // fewer in the loop).
+        let pass = keep.withUnsafeBufferPointer { keep in
+            nullable ? onePassLoop(keep, last: last, offsets: offsets, nulls: nulls, from: from, size: size, to: to, ends: ends, permitsNull: 1)
+                     : onePassLoop(keep, last: last, offsets: offsets, nulls: nulls, from: from, size: size, to: to, ends: ends, permitsNull: 0)
+        }
+        if pass.verdict & 2 != 0 { return .needsTwoPasses }
+        if pass.verdict != 0 { return .refused }
+        var (r, at, k, previousEnd) = (pass.row, pass.at, pass.k, pass.previousEnd)
+        // The last rows, whose whole copy would read past the old blob: each kept one checked,
+        // then copied exactly.
+        while r <= last {
+            let end = offsetAt(r)
+            if keep[r] {
+                let start = previousEnd
+                guard start >= 0, end >= start, end <= size else { return .refused }
+                var flag: UInt32 = 0
+                if isNullAt(r) != 0 {
+                    guard nullable else { return .refused }
+                    guard at < capacity else { return .needsTwoPasses }
+                    to.storeBytes(of: 0, toByteOffset: at, as: UInt8.self)
+                    at += 1
+                    flag = Self.nullFlag
+                } else {
+                    let length = end - start
+                    guard length > 0, from.load(fromByteOffset: end - 1, as: UInt8.self) == 0, length - 1 <= LeafEncoder.maxStringSize else { return .refused }
+                    guard length <= capacity - at else { return .needsTwoPasses }
+                    (to + at).copyMemory(from: from + start, byteCount: length)
+                    at += length
+                }
+                ends.storeBytes(of: UInt32(truncatingIfNeeded: at) | flag, toByteOffset: 4 * k, as: UInt32.self)
+                k += 1
+            }
+            previousEnd = end
+            r += 1
+        }
+        let total = at
+        guard total <= 0xFF_FFFF else { return .refused }
+        guard k == kept else { return .needsTwoPasses }
+        let endsWidth = NodeImage.width(upTo: total)
+        var endsImage = NodeImage(integers: kept, width: endsWidth)
+        endsImage.withPayload { out in
+            switch endsWidth {
+            case 16:
+                for i in 0..<kept {
+                    out.storeBytes(of: UInt16(truncatingIfNeeded: ends.load(fromByteOffset: 4 &* i, as: UInt32.self)).littleEndian,
+                                   toByteOffset: 2 &* i, as: UInt16.self)
+                }
+            case 32:
+                for i in 0..<kept {
+                    out.storeBytes(of: (ends.load(fromByteOffset: 4 &* i, as: UInt32.self) & ~Self.nullFlag).littleEndian,
+                                   toByteOffset: 4 &* i, as: UInt32.self)
+                }
+            default:
+                for i in 0..<kept { store(out, width: endsWidth, i, Int(ends.load(fromByteOffset: 4 &* i, as: UInt32.self) & ~Self.nullFlag)) }
+            }
+        }
+        // Null flags only where a kept null is possible; none kept: the width-0 array.
+        var flagsImage = NodeImage(integers: kept, width: 0)
+        if nullable {
+            var withNulls = NodeImage(integers: kept, width: 1)
+            var anyNull: UInt32 = 0
+            withNulls.withPayload { out in
+                for i in 0..<kept {
+                    let flag = ends.load(fromByteOffset: 4 &* i, as: UInt32.self) >> 31
+                    out[i >> 3] |= UInt8(truncatingIfNeeded: flag) << UInt8(i & 7)
+                    anyNull |= flag
+                }
+            }
+            if anyNull != 0 { flagsImage = withNulls }
+        }
+        var image = NodeImage(flags: 0x10, width: total == 0 ? 0 : 1, count: total, payloadCount: total)
+        image.withPayload { $0.copyMemory(from: UnsafeRawBufferPointer(start: to, count: total)) }
+        let node = MutableNode(integers: [0, 0, 0], hasRefs: true)
+        node.setChild(0, endsImage.node)
+        node.setChild(1, image.node)
+        node.setChild(2, flagsImage.node)
+        return .filtered(node)
+    }
+
+    /// The top bit of a one-pass end slot: the kept value is null.
+    static let nullFlag = UInt32(1) << 31
+
+    /// The rows of `filteredMediumInOnePass` up to the first whose whole copy would read past
+    /// the old blob (or the last kept one): returns where it stopped (that row, `at`, `k`,
+    /// the row's start) and the verdict (bit 0: a kept value refused; bit 1: a kept value of
+    /// more than `wholeCopy` bytes or of none, which the two-pass filter tells apart). Its
+    /// state in locals of its own, so that they stay in registers.
+    @inline(__always)
+    private static func onePassLoop<Offsets: IntegerReader, Nulls: IntegerReader>(
+        _ keep: UnsafeBufferPointer<Bool>, last: Int, offsets: Offsets, nulls: Nulls, from: UnsafeRawPointer, size: Int,
+        to: UnsafeMutableRawPointer, ends: UnsafeMutableRawPointer, permitsNull: UInt8
+    ) -> (row: Int, at: Int, k: Int, previousEnd: Int, verdict: UInt8) {
+        var r = 0, at = 0, k = 0, previousEnd = 0
+        var verdict: UInt8 = 0
+        // `previousEnd` in 0...size − wholeCopy (the whole copy reads within the old blob) in
+        // one unsigned comparison.
+        let lastStart = UInt(size &- wholeCopy)
+        while r <= last, UInt(bitPattern: previousEnd) <= lastStart {
+            let end = Int(truncatingIfNeeded: offsets.int(r))
+            let kept = bit(keep[r]), isNull = bit(nulls.int(r) != 0)
+            let length = end &- previousEnd
+            // `filteredMedium`'s checks. With `previousEnd` in the blob, `end` is in
+            // previousEnd...size exactly when the (wrapping) length is, taken unsigned, at
+            // most size − previousEnd.
+            let inRange = bit(UInt(bitPattern: length) <= UInt(size &- previousEnd))
+            // A kept value of 1...wholeCopy bytes, or a null: others go to `filteredMedium`
+            // (bit 1 outranks bit 0), so the terminator, read within the whole copy, is
+            // exactly the value's last byte wherever it counts.
+            let step = (length &- 1) & (wholeCopy &- 1)
+            let fits = bit(UInt(bitPattern: length &- 1) < UInt(wholeCopy))
+            let terminator = from.load(fromByteOffset: previousEnd &+ step, as: UInt8.self)
+            let ok = inRange & ((isNull & permitsNull) | (~isNull & 1 & bit(terminator == 0)))
+            verdict |= (0 &- kept) & (~ok & 1 | (~isNull & ~fits & 1) << 1)
+            (to + at).copyMemory(from: from + previousEnd, byteCount: wholeCopy)
+            // A null's byte is 0 (the mask is 0 for a null, 0xFF otherwise).
+            to.storeBytes(of: to.load(fromByteOffset: at, as: UInt8.self) & (isNull &- 1), toByteOffset: at, as: UInt8.self)
+            // 1...wholeCopy bytes whatever the offsets (the exact length where it counts).
+            at &+= Int(kept) &* (isNull != 0 ? 1 : step &+ 1)
+            ends.storeBytes(of: UInt32(truncatingIfNeeded: at) | UInt32(kept & isNull) << 31, toByteOffset: 4 &* k, as: UInt32.self)
+            k &+= Int(kept)
+            previousEnd = end
+            r &+= 1
+        }
+        return (r, at, k, previousEnd, verdict)
     }
 
     /// Stores `v` (≥ 0, fits `width`) as element `i` of a zeroed integer payload (§4.3).

@@ -20,7 +20,7 @@ enum LeafRowFilter {
     static func filtered(_ snapshot: Snapshot, ref: Int, kind: ColumnCells.Kind, keep: [Bool], kept: Int,
                          copiesWholeValues: Bool = true) throws(FormatError) -> MutableNode? {
         // `kept` sizes the new nodes, which the copies below fill without further checks.
-        guard kept > 0, kept <= keep.count, keep.reduce(0, { $0 &+ Int(unsafeBitCast($1, to: UInt8.self)) }) == kept else { return nil }
+        guard kept > 0, kept <= keep.count, trueCount(keep) == kept else { return nil }
         let node = try snapshot.node(ref)
         switch kind {
         case .int:
@@ -68,6 +68,25 @@ enum LeafRowFilter {
     @inline(__always)
     static func bit(_ b: Bool) -> UInt8 { unsafeBitCast(b, to: UInt8.self) }
 
+    /// How many of `flags` are true, eight at a time: a `Bool` is stored as one byte, 0 or 1,
+    /// so the bytes of a word add up (by the multiply, into its top byte) to its true flags.
+    /// Every column of a leaf checks its removal mask with it.
+    static func trueCount(_ flags: [Bool]) -> Int {
+        flags.withUnsafeBytes { bytes -> Int in
+            guard let base = bytes.baseAddress else { return 0 }
+            var count = 0, i = 0
+            while i &+ 8 <= bytes.count {
+                count &+= Int((base.loadUnaligned(fromByteOffset: i, as: UInt64.self) &* 0x0101_0101_0101_0101) >> 56)
+                i &+= 8
+            }
+            while i < bytes.count {
+                count &+= Int(base.load(fromByteOffset: i, as: UInt8.self))
+                i &+= 1
+            }
+            return count
+        }
+    }
+
     /// A leaf without refs, inner or context flags, of width type `type`: what the general
     /// path writes again with flags 0.
     static func isPlain(_ node: Node, _ type: WidthType) -> Bool {
@@ -104,9 +123,11 @@ enum LeafRowFilter {
             switch w {
             case 0: break
             case 1, 2, 4:
-                let perByte = 8 / w
-                let ints = PackedInts(node)
-                for i in 0..<leading { out[i / perByte] |= UInt8(truncatingIfNeeded: ints.int(i)) << UInt8((i % perByte) * w) }
+                // Element i is bits (i·w) & 7 up of byte (i·w) >> 3 (§4.3), read here without
+                // `PackedInts`' switch per element.
+                let mask = UInt8(1 << w - 1)
+                @inline(__always) func element(_ i: Int) -> UInt8 { source[(i &* w) >> 3] >> UInt8((i &* w) & 7) & mask }
+                for i in 0..<leading { out[(i * w) >> 3] |= element(i) << UInt8((i * w) & 7) }
                 // Branch-free as for wider elements: a row that goes adds no bits (its value is
                 // masked to 0) and does not move `k` on.
                 guard let last = keep.lastIndex(of: true) else { break }
@@ -114,8 +135,8 @@ enum LeafRowFilter {
                     var k = leading
                     for r in 0...last {
                         let kept = Int(unsafeBitCast(keep[r], to: UInt8.self))
-                        let v = UInt8(truncatingIfNeeded: ints.int(leading + r)) & UInt8(truncatingIfNeeded: 0 &- kept)
-                        out[k / perByte] |= v << UInt8((k % perByte) * w)
+                        let v = element(leading &+ r) & UInt8(truncatingIfNeeded: 0 &- kept)
+                        out[(k &* w) >> 3] |= v << UInt8((k &* w) & 7)
                         k &+= kept
                     }
                 }

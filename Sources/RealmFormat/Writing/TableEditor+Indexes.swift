@@ -118,7 +118,7 @@ extension TableEditor {
     /// row: a mass removal keeps rows at random, and every row up to the last kept one is
     /// stored at the next free place, which moves on only past a kept row.
     static func appendKept(_ ints: PackedInts, keep: [Bool], expected: Int, to values: inout [Int64]) -> Bool {
-        guard ints.count == keep.count, keep.reduce(0, { $0 + ($1 ? 1 : 0) }) == expected else { return false }
+        guard ints.count == keep.count, LeafRowFilter.trueCount(keep) == expected else { return false }
         guard expected > 0, let last = keep.lastIndex(of: true) else { return true }
         let start = values.count
         values.append(contentsOf: repeatElement(0, count: expected))

@@ -77,7 +77,7 @@ extension TableEditor {
     /// element up to the last kept one is stored at the next free place, which moves on only
     /// past a kept one.
     static func kept(_ keys: [Int64], keep: [Bool], count: Int) -> [Int64] {
-        guard count > 0, keys.count == keep.count, keep.reduce(0, { $0 + ($1 ? 1 : 0) }) == count,
+        guard count > 0, keys.count == keep.count, LeafRowFilter.trueCount(keep) == count,
               let last = keep.lastIndex(of: true) else {
             return zip(keys, keep).filter(\.1).map(\.0)
         }
