@@ -15,7 +15,7 @@ let usage = """
            realmsh-bench legacy [--rows N] [--runs K] [--work DIR]   (a format-9 file of N rows: open, export)
            realmsh-bench process --realmsh PATH [--rows N] [--runs K] [--work DIR]
                       (new processes: 2, 5, 12 plain and encrypted, CLI import, 3b, 4, 8, 10', 11a, 11b, CSV export; wall, CPU, peak RSS)
-           realmsh-bench profile --file F (--query RQL | --mode lookups) [--mode count|run-count|rows|lookups|delete] [--runs K]
+           realmsh-bench profile --file F (--query RQL | --mode lookups) [--mode count|run-count|rows|lookups|delete] [--runs K] [--key-file K]
                       (delete: F a write-benchmark file, e.g. write-1000000.realm; query default age < 50)
       --rows N    objects (default 1000000; §5's expected results are checked only then)
       --runs K    timed runs per contender after one warm-up (default 11 for query, 5 for write)
@@ -93,7 +93,8 @@ do {
             print(usage)
             exit(64)
         }
-        try Profile(file: file, query: options["query"] ?? "", mode: options["mode"] ?? "count", runs: runs).run()
+        try Profile(file: file, query: options["query"] ?? "", mode: options["mode"] ?? "count", runs: runs,
+                    keyFile: options["key-file"]).run()
     default:
         print(usage)
         exit(64)
