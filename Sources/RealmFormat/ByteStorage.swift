@@ -46,7 +46,10 @@ public final class ByteStorage: @unchecked Sendable {
 public struct ByteImage: @unchecked Sendable {
     let storage: ByteStorage
     let bytes: UnsafeRawBufferPointer
-    let pages: DecryptedPages?
+    /// `storage.pages`, held without a count of its own: `storage` (a `let` here) keeps it
+    /// alive, and every `Node` copies an image, so a second strong reference would double the
+    /// retains and releases of each node read from an encrypted file.
+    unowned(unsafe) let pages: DecryptedPages?
 
     public init(storage: ByteStorage) {
         self.storage = storage
