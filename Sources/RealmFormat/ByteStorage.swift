@@ -67,10 +67,10 @@ public struct ByteImage: @unchecked Sendable {
     }
 
     /// Before a scan of one column: decrypts the pages of the nodes at `refs` (and their small
-    /// subtrees) on two threads, for an encrypted image (`DecryptedPages.prefetch`); nothing
-    /// for a plain one.
-    func prefetchDecrypted(nodes refs: [Int]) {
-        pages?.prefetch(nodes: refs, of: self)
+    /// subtrees) on two threads, for an encrypted image when they are many (`DecryptedPages.prefetch`;
+    /// `minimumBytes` lets tests take the two-thread path on a small file); nothing for a plain one.
+    func prefetchDecrypted(nodes refs: [Int], minimumBytes: Int = DecryptedPages.parallelMinimumBytes) {
+        pages?.prefetch(nodes: refs, of: self, minimumBytes: minimumBytes)
     }
 
     /// Pages of an encrypted image decrypted so far; nil for a plain image.

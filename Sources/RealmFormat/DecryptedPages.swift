@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// The page table of an encrypted file opened for reading (realm-format.md §14): the logical
@@ -37,6 +36,15 @@ final class DecryptedPages: @unchecked Sendable {
 
     /// Below this many leaves, a column is decrypted as it is read, on one thread.
     static let prefetchMinimum = 64
+
+    /// Below this many bytes of leaves, too: a second thread costs more than it saves. Started
+    /// for a scan of a few milliseconds, it shares the first one's CPU, as this machine's
+    /// scheduler packs a process's threads onto one vCPU until it sees sustained load
+    /// (`sched_vcpu_pack`; `perf sched timehist` shows the new thread run only while the first
+    /// waits for it). A count of the encrypted 1M file's ages (1 MB of leaves, 252 pages)
+    /// cost 0.3–0.6 ms more CPU on two threads and was no faster; a CONTAINS scan of its names
+    /// (~10 MB) is 5 % faster on two (Benchmarks/README.md, "Encrypted count as a process").
+    static let parallelMinimumBytes = 4 << 20
 
     /// Reserves the logical image of `raw` (nothing decrypted yet). Nil if the mapping fails.
     init?(raw: ByteImage, logicalSize: Int, key: EncryptionKey) {
@@ -120,20 +128,32 @@ final class DecryptedPages: @unchecked Sendable {
 
     /// Decrypts, on two threads, the pages of the nodes at `refs` and of the children of small
     /// has-refs nodes among them (a medium string leaf's offsets, blob and nulls): the leaves
-    /// of one column, which a scan is about to read one after the other. Best effort: a node
+    /// of one column, which a scan is about to read one after the other. Nothing when the
+    /// leaves are fewer than `prefetchMinimum` or, estimated from the first, smaller than
+    /// `minimumBytes` in all: the scan then decrypts them as it reads them. Best effort: a node
     /// that fails its checks or a page that fails to decrypt is skipped here, and the scan's
     /// own read of it reports the error.
-    func prefetch(nodes refs: [Int], of image: ByteImage) {
-        guard refs.count >= Self.prefetchMinimum else { return }
+    func prefetch(nodes refs: [Int], of image: ByteImage, minimumBytes: Int = parallelMinimumBytes) {
+        guard refs.count >= Self.prefetchMinimum, let first = refs.first(where: { $0 != 0 }) else { return }
+        let (perLeaf, overflow) = Self.decryptedBytes(first, of: image).multipliedReportingOverflow(by: refs.count)
+        guard overflow || perLeaf >= minimumBytes else { return }
         let half = refs.count / 2
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
+        Platform.onTwoThreads { part in
             for ref in refs[(part == 0 ? 0 : half)..<(part == 0 ? half : refs.count)] where ref != 0 {
-                guard let node = try? Node(image: image, ref: ref) else { continue }
-                guard node.hasRefs, !node.isInner, node.count <= 4 else { continue }
-                for slot in 0..<node.count {
-                    if let child = node.ref(slot) { _ = try? Node(image: image, ref: child) }
-                }
+                _ = Self.decryptedBytes(ref, of: image)
             }
         }
+    }
+
+    /// Decrypts the node at `ref` and, for a small has-refs leaf, its children (see `prefetch`);
+    /// returns the bytes those nodes take (0 for a node that fails its checks).
+    private static func decryptedBytes(_ ref: Int, of image: ByteImage) -> Int {
+        guard let node = try? Node(image: image, ref: ref) else { return 0 }
+        var bytes = node.header.byteSize
+        guard node.hasRefs, !node.isInner, node.count <= 4 else { return bytes }
+        for slot in 0..<node.count {
+            if let child = node.ref(slot), let c = try? Node(image: image, ref: child) { bytes += c.header.byteSize }
+        }
+        return bytes
     }
 }

@@ -18,9 +18,11 @@ public enum RealmShell {
         SUBCOMMANDS:
         """
 
-    public static func run(_ args: [String], io: ShellIO) -> Int32 {
+    /// `endsProcess`: the caller exits with the status returned (`main`), so files that
+    /// one-shot reads opened are left for the exit to close (`CommandContext.leaveOpenUntilExit`).
+    public static func run(_ args: [String], io: ShellIO, endsProcess: Bool = false) -> Int32 {
         do {
-            return try dispatch(args, io: io).rawValue
+            return try dispatch(args, io: io, endsProcess: endsProcess).rawValue
         } catch {
             io.printError("Error: \(error.message)")
             if let name = error.usageOf, let command = Commands.named(name) {
@@ -31,7 +33,7 @@ public enum RealmShell {
         }
     }
 
-    static func dispatch(_ args: [String], io: ShellIO) throws(ShellError) -> ExitCode {
+    static func dispatch(_ args: [String], io: ShellIO, endsProcess: Bool = false) throws(ShellError) -> ExitCode {
         guard let first = args.first else {
             // As sqlite3: a person at a terminal gets the shell (with no file open yet);
             // anything else gets the usage on stderr, so a script that forgot its arguments
@@ -56,7 +58,7 @@ public enum RealmShell {
             return try execute(ShellCommand.self, ShellCommand.normalize(Array(args.dropFirst())), io: io)
         }
         if let type = Commands.named(first) {
-            return try execute(type, Array(args.dropFirst()), io: io)
+            return try execute(type, Array(args.dropFirst()), io: io, endsProcess: endsProcess)
         }
         // `realmsh FILE`: the shell on a terminal or a script; the info summary otherwise.
         if ShellCommand.startsImplicitly(args) {
@@ -74,8 +76,8 @@ public enum RealmShell {
     }
 
     /// `realmsh COMMAND ARGS…`, through the pipeline every command runs through.
-    static func execute(_ type: any Command.Type, _ args: [String], io: ShellIO) throws(ShellError) -> ExitCode {
-        try CommandPipeline(host: CommandLineHost()).run(type, args, io: io)
+    static func execute(_ type: any Command.Type, _ args: [String], io: ShellIO, endsProcess: Bool = false) throws(ShellError) -> ExitCode {
+        try CommandPipeline(host: CommandLineHost(endsProcess: endsProcess)).run(type, args, io: io)
     }
 
     static func generalHelp() -> String {

@@ -6,4 +6,4 @@ Platform.ignoreBrokenPipe()
 Platform.useUTF8CharacterLocale()
 // A fatal signal while an output file is being written removes its temporary file.
 Platform.removeTemporaryFilesOnTermination()
-Platform.exitProcess(RealmShell.run(Array(CommandLine.arguments.dropFirst()), io: .standard()))
+Platform.exitProcess(RealmShell.run(Array(CommandLine.arguments.dropFirst()), io: .standard(), endsProcess: true))

@@ -81,7 +81,8 @@ final class ColumnLayoutTests: XCTestCase {
 
     /// The scan's two-thread decryption of a column (`DecryptedPages.prefetch`) skips a page
     /// that fails its HMAC; the scan's own read then stops with the corrupt-page error naming
-    /// it (exit 65), as without the prefetch.
+    /// it (exit 65), as without the prefetch. The CLI's count of this small file decrypts as
+    /// it reads (below `parallelMinimumBytes`), so the two-thread path is taken by hand.
     func testADamagedPageInAScannedColumnFailsTheScanCleanly() throws {
         let files = try makeFiles()
         let plain = try Snapshot(path: files.plain)
@@ -96,5 +97,35 @@ final class ColumnLayoutTests: XCTestCase {
         let run = realmsh("query", damaged, "Item", "n > 30", "--format", "count", "--key-file", files.key)
         XCTAssertEqual(run.code, 65, run.stderr)
         XCTAssertTrue(run.stderr.contains("encrypted page \(page) fails its HMAC check"), run.stderr)
+
+        let snapshot = try Snapshot(path: damaged, key: EncryptionKey(file: files.key))
+        snapshot.image.prefetchDecrypted(nodes: refs, minimumBytes: 0)
+        let prefetched = try XCTUnwrap(snapshot.image.decryptedPageCount)
+        XCTAssertGreaterThan(prefetched, 5, "the two threads decrypted the column's other pages")
+        let store = ObjectStore(snapshot: snapshot)
+        XCTAssertThrowsError(try Query(store: store, className: "Item", "n > 30").count()) { error in
+            guard case let FormatError.corrupt(_, reason) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "encrypted page \(page) fails its HMAC check (damaged page)")
+        }
+    }
+
+    /// A column's leaves are decrypted ahead of the scan, on two threads, only when there are
+    /// enough bytes of them to pay for a thread (`DecryptedPages.parallelMinimumBytes`); below
+    /// that, nothing is decrypted until the scan reads it.
+    func testOnlyALargeColumnIsDecryptedAheadOfItsScan() throws {
+        let files = try makeFiles()
+        let plain = try Snapshot(path: files.plain)
+        let root = try XCTUnwrap(plain.table(named: "class_Item")?.clusterRef)
+        let refs = try plain.columnRefs(rootRef: root, leafIndex: 1)
+        let small = try Snapshot(path: files.encrypted, key: EncryptionKey(file: files.key))
+        let before = try XCTUnwrap(small.image.decryptedPageCount)
+        small.image.prefetchDecrypted(nodes: refs)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(small.image.decryptedPageCount), before + 1,
+                                 "a column of \(refs.count) small leaves: only the first leaf's page, to size it")
+        let forced = try Snapshot(path: files.encrypted, key: EncryptionKey(file: files.key))
+        forced.image.prefetchDecrypted(nodes: refs, minimumBytes: 0)
+        let leafPages = Set(refs.map { $0 / 4096 })
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(forced.image.decryptedPageCount), leafPages.count,
+                                    "every page holding one of the column's leaves")
     }
 }

@@ -53,6 +53,28 @@ public enum Platform {
         #endif
     }
 
+    /// Runs `body(0)` on this thread and `body(1)` on a thread started for it, and returns when
+    /// both have. If no thread can be started, runs both here, one after the other.
+    static func onTwoThreads(_ body: @Sendable (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let work = Unmanaged.passRetained(ThreadWork(body))
+            var thread = pthread_t()
+            let started = pthread_create(&thread, nil, { context in
+                let work = Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue()
+                work.body(1)
+                return nil
+            }, work.toOpaque()) == 0
+            guard started else {
+                work.release()
+                body(0)
+                body(1)
+                return
+            }
+            body(0)
+            pthread_join(thread, nil)
+        }
+    }
+
     /// Lets another thread run (a page another thread is decrypting, `DecryptedPages`).
     static func yieldThread() { sched_yield() }
 
@@ -269,4 +291,11 @@ extension Platform {
     public static func closeFile(_ fd: Int32) -> Bool { close(fd) == 0 }
 
     public static func lastErrno() -> Int32 { errno }
+}
+
+/// The work `Platform.onTwoThreads` hands its second thread.
+private final class ThreadWork: @unchecked Sendable {
+    // @unchecked: `body` is Sendable; it is called once, on the started thread.
+    let body: @Sendable (Int) -> Void
+    init(_ body: @escaping @Sendable (Int) -> Void) { self.body = body }
 }

@@ -54,6 +54,7 @@ struct ExportCommand: Command {
         // The canonical dump reads an old file's classes from the conversion's cells.
         let open = try OpenRealm(path: path, key: inputKey, forCanonicalDump: format is JSONFormat)
         let file = open.file
+        context.leaveOpenUntilExit(file)
         let classes = try selectClasses(file, classNames)
         // A decrypted copy of an encrypted realm is for its owner's eyes only.
         let mode: UInt32 = inputKey != nil ? 0o600 : 0o644

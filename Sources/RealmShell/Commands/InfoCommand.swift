@@ -28,6 +28,7 @@ struct InfoCommand: Command {
         // A file of formats 2–9 is not converted for info: its catalogue is read from the old
         // structures (Docs/legacy-formats.md §8.4), unless only converting names its classes.
         let open = try OpenRealm(path: path, key: k, convertingLegacy: false)
+        context.leaveOpenUntilExit(open.file)
         do {
             let facts: Facts
             if let group = open.file.snapshot.legacy, let catalogue = try group.catalogue() {

@@ -60,6 +60,7 @@ struct QueryCommand: Command {
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
         let io = context.io
         let open = try OpenRealm(path: path, key: key.resolve(io))
+        context.leaveOpenUntilExit(open.file)
         var query = ShortQuery(className: className, predicate: predicate, path: [], predicateOffset: nil)
         query.arguments = arguments
         query.argumentsJSON = argumentsJSON

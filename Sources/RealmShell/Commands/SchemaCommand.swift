@@ -34,6 +34,7 @@ struct SchemaCommand: Command {
     func run(_ context: CommandContext) throws(ShellError) -> ExitCode {
         let io = context.io
         let open = try OpenRealm(path: path, key: key.resolve(io))
+        context.leaveOpenUntilExit(open.file)
         let classes = try selectClasses(open.file, classNames)
         if let other {
             var target = try SchemaSource.classes(other, io: io)

@@ -449,6 +449,9 @@ extension ShellSession: CommandHost {
 
     var writesAllowed: Bool { writeEnabled }
 
+    /// The session outlives its commands: each must close what it opened.
+    var endsProcess: Bool { false }
+
     func readOnlyRefusal(_ command: String) -> ShellError {
         ShellError("the shell is read-only: type .write on to allow '\(command)' (or start with realmsh --write FILE)", code: .usage)
     }

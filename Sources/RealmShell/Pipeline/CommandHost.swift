@@ -20,11 +20,15 @@ protocol CommandHost: ResultPresenter {
     /// otherwise; the shell re-reads its file after a change).
     func willRun(changingFile: Bool)
     func didRun(changingFile: Bool)
+    /// Whether the process exits when the command returns (`realmsh COMMAND` from `main`):
+    /// then a read may leave its file for the kernel to reclaim (`CommandContext.leaveOpenUntilExit`).
+    var endsProcess: Bool { get }
 }
 
 /// `realmsh COMMAND …`: writes allowed, no confirmation, results as `query` shows them on the
 /// command line.
 struct CommandLineHost: CommandHost {
+    var endsProcess = false
     var openFile: String? { nil }
     var openFileKey: KeyOptions? { nil }
     var writesAllowed: Bool { true }

@@ -34,7 +34,7 @@ struct CommandPipeline {
         host.willRun(changingFile: plan.changesFile)
         defer { host.didRun(changingFile: plan.changesFile) }
         do {
-            return try command.run(CommandContext(io: io, output: plan.output, results: host))
+            return try command.run(CommandContext(io: io, output: plan.output, results: host, endsProcess: host.endsProcess))
         } catch {
             // A key problem is told in terms of the key the user gave.
             throw spec.fileKeyed ? KeyOptions(arguments).explain(error) : error
