@@ -80,6 +80,11 @@ public struct ClusterTree {
             }
             if !node.isInner {
                 let leaf = try leaf(node, base: base)
+                // Compact keys (§8.1) are base + row: the row is the key's offset.
+                if leaf.keys == nil {
+                    let row = wanted &- base
+                    return wanted >= base && row < UInt64(leaf.count) ? (leaf, Int(row)) : nil
+                }
                 var a = 0, b = leaf.count
                 while a < b {
                     let mid = (a + b) / 2

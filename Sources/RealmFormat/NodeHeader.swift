@@ -29,6 +29,7 @@ public struct NodeHeader: Sendable, Equatable {
     }
 
     /// Payload bytes before padding (§4.2).
+    @inline(__always)
     public var payloadSize: Int {
         switch widthType {
         case .bits: return (count * width + 7) / 8

@@ -170,10 +170,11 @@ public final class Snapshot {
     /// Reads a node, charging the work budget (see the type's documentation).
     public func node(_ ref: Int) throws(FormatError) -> Node {
         let node = try Node(image: image, ref: ref)
-        if node.header.payloadSize == 0 && node.count > Snapshot.maxWidthZeroElements {
+        let payloadSize = node.header.payloadSize
+        if payloadSize == 0 && node.count > Snapshot.maxWidthZeroElements {
             throw .corrupt(offset: ref, reason: "node of width 0 claims \(node.count) elements")
         }
-        budget -= 1 + max(node.count, node.header.payloadSize / 8)
+        budget -= 1 + max(node.count, payloadSize / 8)
         if budget < 0 { throw .workLimitExceeded }
         if Platform.readsCancelled { throw .interrupted }       // Ctrl-C in the interactive shell
         return node

@@ -7,7 +7,7 @@ import XCTest
 /// tables, the test builds' 4-object clusters and trees with explicit key offsets included.
 final class ClusterTreeDescentTests: XCTestCase {
     func testDescentFindsEveryObjectWhereTheLeafWalkDoes() throws {
-        var checkedKeys = 0, checkedTables = 0, innerRoots = 0
+        var checkedKeys = 0, checkedTables = 0, innerRoots = 0, compactLeaves = 0
         for path in Fixtures.allRealmFiles() where !Fixtures.isEncrypted(path) {
             guard let snapshot = try? Snapshot(path: path) else { continue }
             for table in snapshot.tables {
@@ -15,6 +15,7 @@ final class ClusterTreeDescentTests: XCTestCase {
                 let tree = ClusterTree(snapshot: snapshot, rootRef: root)
                 var found: [Int64: (base: UInt64, row: Int)] = [:]
                 guard (try? tree.forEachLeaf { leaf in
+                    if leaf.keys == nil { compactLeaves += 1 }
                     for row in 0..<leaf.count { found[leaf.objectKey(row)] = (leaf.baseKey, row) }
                 }) != nil else { continue }
                 if try snapshot.node(root).isInner { innerRoots += 1 }
@@ -35,5 +36,6 @@ final class ClusterTreeDescentTests: XCTestCase {
         XCTAssertGreaterThan(checkedTables, 100)
         XCTAssertGreaterThan(checkedKeys, 10_000)
         XCTAssertGreaterThan(innerRoots, 5, "trees of more than one level were checked")
+        XCTAssertGreaterThan(compactLeaves, 0, "leaves with compact keys (base + row, found without a search) were checked")
     }
 }

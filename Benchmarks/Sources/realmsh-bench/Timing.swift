@@ -22,11 +22,24 @@ struct Samples {
 /// Runs each contender once untimed (warm-up), then `runs` timed rounds in which the
 /// contenders take turns, so that drift of the machine hits all of them (workloads.md §3).
 /// Every run's result goes through `check`; a run with a wrong result is an error.
+///
+/// Each round takes the contenders in a new order (a fixed-seed shuffle, the same every run
+/// of the benchmark), so each one follows each other about equally often. In a fixed order
+/// a contender always ran after the same one, in its cache and branch-predictor state: 3b's
+/// parse+run, which always followed SQLite, took 2.2–2.4× its run-only time, which always
+/// followed it, for 1.5× the instructions.
 func alternate(runs: Int, _ contenders: [(name: String, run: () throws -> Void)]) throws -> [Samples] {
     for c in contenders { try c.run() }
     var out = Array(repeating: Samples(), count: contenders.count)
+    var order = Array(contenders.indices)
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
     for _ in 0..<runs {
-        for (k, c) in contenders.enumerated() {
+        for i in stride(from: order.count - 1, to: 0, by: -1) {     // Fisher–Yates
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            order.swapAt(i, Int((seed >> 33) % UInt64(i + 1)))
+        }
+        for k in order {
+            let c = contenders[k]
             let start = now()
             try c.run()
             out[k].seconds.append(now() - start)
