@@ -43,7 +43,7 @@ final class DecryptedPages: @unchecked Sendable {
     /// (`sched_vcpu_pack`; `perf sched timehist` shows the new thread run only while the first
     /// waits for it). A count of the encrypted 1M file's ages (1 MB of leaves, 252 pages)
     /// cost 0.3–0.6 ms more CPU on two threads and was no faster; a CONTAINS scan of its names
-    /// (~10 MB) is 5 % faster on two (Benchmarks/README.md, "Encrypted count as a process").
+    /// (4,145 pages) is 5 % faster on two (Benchmarks/README.md, "Encrypted count as a process").
     static let parallelMinimumBytes = 4 << 20
 
     /// Reserves the logical image of `raw` (nothing decrypted yet). Nil if the mapping fails.

@@ -19,12 +19,12 @@ public struct CommandContext {
     var endsProcess = false
 
     /// Keeps a file a read opened until the process exits, when it is about to, instead of
-    /// closing it as the command returns. Closing is work the kernel does anyway at exit,
-    /// and does there more cheaply: unmapping the file while the decryption threads still
-    /// exist costs a TLB shootdown on each CPU, and the snapshot's caches (a million-object
-    /// column's leaf lists) are freed object by object. That was 0.4–0.5 ms of an 8 ms count on
-    /// the encrypted 1M file (Benchmarks/README.md, "Process exit"). In the shell, and in
-    /// tests that run commands in-process, this does nothing.
+    /// closing it as the command returns. Closing is work the kernel does anyway at exit, and
+    /// does there at once: unmapping the file's pages (for an encrypted file, its decrypted
+    /// copies too) and the snapshot's caches, freed here object by object (a million-object
+    /// column's leaf lists). That was 0.4–0.5 ms of an 8 ms count on the encrypted 1M file
+    /// (Benchmarks/README.md, "Encrypted count as a process"). In the shell, and in tests that
+    /// run commands in-process, this does nothing.
     func leaveOpenUntilExit(_ file: AnyObject) {
         // A retain that is never released: the exit that follows frees everything at once.
         if endsProcess { _ = Unmanaged.passRetained(file) }
