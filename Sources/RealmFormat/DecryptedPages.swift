@@ -42,7 +42,7 @@ final class DecryptedPages: @unchecked Sendable {
     /// scheduler packs a process's threads onto one vCPU until it sees sustained load
     /// (`sched_vcpu_pack`; `perf sched timehist` shows the new thread run only while the first
     /// waits for it). A count of the encrypted 1M file's ages (1 MB of leaves, 252 pages)
-    /// cost 0.3–0.6 ms more CPU on two threads and was no faster; a CONTAINS scan of its names
+    /// cost 0.4–0.7 ms more CPU on two threads and was no faster; a CONTAINS scan of its names
     /// (4,145 pages) is 5 % faster on two (Benchmarks/README.md, "Encrypted count as a process").
     static let parallelMinimumBytes = 4 << 20
 
