@@ -8,24 +8,22 @@ import XCTest
 final class ProcessExitTests: XCTestCase {
     private final class Probe {}
 
-    func testAFileIsKeptOnlyWhenTheProcessEndsWithTheCommand() {
+    /// Whether an object handed to `leaveOpenUntilExit` outlives its last strong reference.
+    private func isKept(endsProcess: Bool) -> Bool {
         let io = ShellIO(stdout: MemorySink(), stderr: MemorySink())
-        weak var released: Probe?
+        weak var watched: Probe?
         do {
             let probe = Probe()
-            released = probe
-            CommandContext(io: io, output: nil, results: CommandLineHost(), endsProcess: false).leaveOpenUntilExit(probe)
+            watched = probe
+            CommandContext(io: io, output: nil, results: CommandLineHost(), endsProcess: endsProcess).leaveOpenUntilExit(probe)
         }
-        XCTAssertNil(released, "kept although the process goes on after the command")
+        return watched != nil
+    }
 
-        weak var kept: Probe?
-        do {
-            let probe = Probe()
-            kept = probe
-            CommandContext(io: io, output: nil, results: CommandLineHost(), endsProcess: true).leaveOpenUntilExit(probe)
-        }
+    func testAFileIsKeptOnlyWhenTheProcessEndsWithTheCommand() {
+        XCTAssertFalse(isKept(endsProcess: false), "kept although the process goes on after the command")
         // One object kept for the rest of this test process, as `main` keeps its one file.
-        XCTAssertNotNil(kept, "released before the exit")
+        XCTAssertTrue(isKept(endsProcess: true), "released before the exit")
     }
 
     func testOnlyMainsCommandLineHostEndsTheProcess() {

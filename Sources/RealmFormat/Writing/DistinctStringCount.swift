@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// A string column's distinct values and each object's position among them: what
@@ -63,7 +62,7 @@ struct DistinctStringCount {
         let halves = [leaves[..<split], leaves[split...]]
         let results = PartResults()
         let stop = Atomic<Bool>(false)
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
+        Platform.onTwoThreads { i in
             var part = Part(ends: [Int32](repeating: 0, count: widest + 1))
             count(halves[i], of: image, limit: limit, into: &part, stop: stop)
             results.store(part, at: i)
