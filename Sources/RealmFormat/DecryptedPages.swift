@@ -133,7 +133,7 @@ final class DecryptedPages: @unchecked Sendable {
     /// `minimumBytes` in all: the scan then decrypts them as it reads them. Best effort: a node
     /// that fails its checks or a page that fails to decrypt is skipped here, and the scan's
     /// own read of it reports the error.
-    func prefetch(nodes refs: [Int], of image: ByteImage, minimumBytes: Int = parallelMinimumBytes) {
+    func prefetch(nodes refs: [Int], of image: ByteImage, minimumBytes: Int) {
         guard refs.count >= Self.prefetchMinimum, let first = refs.first(where: { $0 != 0 }) else { return }
         let (perLeaf, overflow) = Self.decryptedBytes(first, of: image).multipliedReportingOverflow(by: refs.count)
         guard overflow || perLeaf >= minimumBytes else { return }
